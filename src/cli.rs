@@ -1,0 +1,71 @@
+//! `lostfound user add|passwd|list|remove`: account management from the command line.
+
+use std::io::{BufRead, IsTerminal};
+
+use anyhow::{Context, bail};
+
+use crate::{
+    auth::{Passwords, add_user, set_password},
+    config::UserCommand,
+    store::Store,
+};
+
+pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
+    match command {
+        UserCommand::Add {
+            id,
+            name,
+            admin,
+            password_stdin,
+        } => {
+            let password = read_password(password_stdin, true)?;
+            let user = add_user(store, &Passwords::new().await?, &id, &name, admin, &password).await?;
+            let role = if user.is_admin { "administrator" } else { "user" };
+            println!("added {role} '{}' ({})", user.id, user.name);
+        }
+        UserCommand::Passwd { id, password_stdin } => {
+            if store.user_record(&id).await?.is_none() {
+                bail!("no user '{id}'");
+            }
+            let password = read_password(password_stdin, true)?;
+            set_password(store, &Passwords::new().await?, &id, &password).await?;
+            println!("password changed for '{id}'; their sessions have ended");
+        }
+        UserCommand::List => {
+            let users = store.list_users().await?;
+            println!("{:<24} {:<6} NAME", "ID", "ADMIN");
+            for user in users {
+                println!(
+                    "{:<24} {:<6} {}",
+                    user.id,
+                    if user.is_admin { "yes" } else { "no" },
+                    user.name
+                );
+            }
+        }
+        UserCommand::Remove { id } => {
+            if !store.remove_user(&id).await? {
+                bail!("no user '{id}'");
+            }
+            println!("removed '{id}' and ended their sessions");
+        }
+    }
+    Ok(())
+}
+
+/// One line from standard input, or a prompt without echo (asked twice to catch typos).
+fn read_password(from_stdin: bool, confirm: bool) -> anyhow::Result<String> {
+    if from_stdin || !std::io::stdin().is_terminal() {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("cannot read the password from standard input")?;
+        return Ok(line.trim_end_matches(['\r', '\n']).to_owned());
+    }
+    let password = rpassword::prompt_password("Password: ").context("cannot read the password")?;
+    if confirm && rpassword::prompt_password("Repeat password: ")? != password {
+        bail!("the passwords do not match");
+    }
+    Ok(password)
+}

@@ -1,0 +1,52 @@
+//! Error responses that no handler wrote: unknown routes, panics, and the per-mode body.
+
+use std::any::Any;
+
+use axum::{
+    Json,
+    body::Body,
+    extract::{Request, State},
+    http::header,
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+
+use crate::{
+    config::Mode,
+    error::{AppError, ErrorReport},
+};
+
+pub async fn not_found() -> AppError {
+    AppError::NotFound("Not found")
+}
+
+pub fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
+    let message = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    AppError::Internal(anyhow::anyhow!("handler panicked: {message}")).into_response()
+}
+
+/// Gives every error response the JSON body of the configured mode: development adds the
+/// `details` of the error's report; responses from layers (405, 408, 413, ...) get one.
+pub async fn render_errors(State(mode): State<Mode>, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let report = response.extensions().get::<ErrorReport>().cloned();
+    if report.is_some() && mode == Mode::Production {
+        return response;
+    }
+    let report = report.unwrap_or_else(|| ErrorReport::for_status(status));
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let body = Json(report.body(mode)).into_response();
+    parts
+        .headers
+        .insert(header::CONTENT_TYPE, body.headers()[header::CONTENT_TYPE].clone());
+    Response::from_parts(parts, Body::new(body.into_body()))
+}

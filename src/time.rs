@@ -1,0 +1,35 @@
+//! Timestamps: stored as milliseconds since the Unix epoch (UTC), formatted at the edge.
+
+use time::{OffsetDateTime, format_description::FormatItem, macros::format_description};
+
+/// RFC 3339 in UTC with exactly three fractional digits, e.g. `2025-01-17T10:30:00.000Z`.
+const RFC3339_MILLIS: &[FormatItem<'static>] =
+    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    (OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+/// Formats epoch milliseconds as RFC 3339 UTC with milliseconds.
+pub fn format_ms(ms: i64) -> String {
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .map(|t| t.format(RFC3339_MILLIS).expect("UTC timestamps always format"))
+        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_with_milliseconds_in_utc() {
+        assert_eq!(format_ms(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_ms(1_737_109_800_007), "2025-01-17T10:30:00.007Z");
+    }
+
+    #[test]
+    fn now_is_after_2025() {
+        assert!(now_ms() > 1_735_689_600_000);
+    }
+}
