@@ -1,0 +1,277 @@
+//! The test harness: a real server on port 0 over a fresh database (SQLite, or PostgreSQL
+//! when `TEST_DATABASE_URL` is set), and HTTP clients that keep cookies.
+
+use std::{net::SocketAddr, time::Duration};
+
+use lostfound::{
+    App,
+    auth::{Passwords, add_user},
+    config::{Config, Mode},
+    store::Store,
+};
+use reqwest::{StatusCode, header::HeaderMap};
+use serde_json::Value;
+use sqlx::{Connection, Executor, PgConnection};
+use tokio::{sync::oneshot, task::JoinHandle};
+
+/// A database of its own for one test, dropped with it.
+pub struct TestDb {
+    url: String,
+    postgres: Option<(String, String)>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestDb {
+    pub async fn new() -> Self {
+        match std::env::var("TEST_DATABASE_URL") {
+            Ok(admin_url) if !admin_url.is_empty() => {
+                let name = format!("lostfound_test_{:016x}", rand::random::<u64>());
+                let mut conn = PgConnection::connect(&admin_url)
+                    .await
+                    .expect("TEST_DATABASE_URL reachable");
+                conn.execute(sqlx::AssertSqlSafe(format!(r#"CREATE DATABASE "{name}""#)))
+                    .await
+                    .expect("create test database");
+                let base = admin_url.split('?').next().unwrap();
+                let url = format!("{}/{name}", &base[..base.rfind('/').unwrap()]);
+                Self {
+                    url,
+                    postgres: Some((admin_url, name)),
+                    _dir: None,
+                }
+            }
+            _ => {
+                let dir = tempfile::tempdir().unwrap();
+                let url = format!("sqlite://{}", dir.path().join("lostfound.db").display());
+                Self {
+                    url,
+                    postgres: None,
+                    _dir: Some(dir),
+                }
+            }
+        }
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((admin_url, name)) = self.postgres.take() {
+            // Drop is synchronous; the database is dropped from a runtime of its own.
+            let _ = std::thread::spawn(move || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap()
+                    .block_on(async {
+                        if let Ok(mut conn) = PgConnection::connect(&admin_url).await {
+                            let _ = conn
+                                .execute(sqlx::AssertSqlSafe(format!(
+                                    r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#
+                                )))
+                                .await;
+                        }
+                    })
+            })
+            .join();
+        }
+    }
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub store: Store,
+    pub passwords: Passwords,
+    pub mode: Mode,
+    pub db: TestDb,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+pub async fn spawn_app() -> TestApp {
+    TestApp::start(TestDb::new().await, Mode::Production).await
+}
+
+pub async fn spawn_app_in(mode: Mode) -> TestApp {
+    TestApp::start(TestDb::new().await, mode).await
+}
+
+impl TestApp {
+    pub async fn start(db: TestDb, mode: Mode) -> Self {
+        Self::start_with(db, |config| config.mode = mode).await
+    }
+
+    /// Starts a server on `db` with the default test configuration changed by `configure`.
+    pub async fn start_with(db: TestDb, configure: impl FnOnce(&mut Config)) -> Self {
+        let mut config = Config {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            database_url: db.url().to_owned(),
+            mode: Mode::Production,
+            public_url: None,
+            trust_proxy: false,
+        };
+        configure(&mut config);
+        let mode = config.mode;
+        let app = App::build(config).await.expect("app builds");
+        let (addr, store, passwords) = (app.local_addr(), app.store().clone(), app.passwords().clone());
+        let (tx, rx) = oneshot::channel();
+        let task = tokio::spawn(app.run(async move {
+            let _ = rx.await;
+        }));
+        Self {
+            addr,
+            store,
+            passwords,
+            mode,
+            db,
+            shutdown: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    /// Stops gracefully (in-flight requests finish) and waits until the server is down.
+    pub async fn stop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(Duration::from_secs(10), task)
+                .await
+                .expect("server stops within 10 s")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    /// Stops this server and starts a new one on the same database.
+    pub async fn restart(mut self) -> Self {
+        self.stop().await;
+        let mode = self.mode;
+        let db = std::mem::replace(
+            &mut self.db,
+            TestDb {
+                url: String::new(),
+                postgres: None,
+                _dir: None,
+            },
+        );
+        Self::start(db, mode).await
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// A new client with its own cookie jar.
+    pub fn client(&self) -> TestClient {
+        TestClient {
+            http: reqwest::Client::builder().cookie_store(true).build().unwrap(),
+            base: format!("http://{}", self.addr),
+        }
+    }
+
+    /// Creates an account whose password is `password-<id>`.
+    pub async fn add_user(&self, id: &str, admin: bool) {
+        add_user(
+            &self.store,
+            &self.passwords,
+            id,
+            &format!("Name of {id}"),
+            admin,
+            &password_of(id),
+        )
+        .await
+        .unwrap();
+    }
+
+    /// A client logged in as a new account.
+    pub async fn logged_in(&self, id: &str, admin: bool) -> TestClient {
+        self.add_user(id, admin).await;
+        let client = self.client();
+        let (status, _) = client.login(id, &password_of(id)).await;
+        assert_eq!(status, StatusCode::OK);
+        client
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+pub fn password_of(id: &str) -> String {
+    format!("password-{id}")
+}
+
+/// A cookie-keeping HTTP client pointed at one server; every call returns status and JSON.
+#[derive(Clone)]
+pub struct TestClient {
+    pub http: reqwest::Client,
+    pub base: String,
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl TestClient {
+    /// Points the same cookie jar at another server (a restarted one, another node).
+    pub fn at(&self, app: &TestApp) -> Self {
+        Self {
+            http: self.http.clone(),
+            base: format!("http://{}", app.addr),
+        }
+    }
+
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {
+        let response = request.send().await.expect("request sent");
+        let (status, headers) = (response.status(), response.headers().clone());
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text:?}"));
+        Answer { status, headers, body }
+    }
+
+    pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.http.request(method, format!("{}{path}", self.base))
+    }
+
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let a = self.send(self.request(reqwest::Method::GET, path)).await;
+        (a.status, a.body)
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let a = self.send(self.request(reqwest::Method::POST, path).json(&body)).await;
+        (a.status, a.body)
+    }
+
+    pub async fn patch(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let a = self.send(self.request(reqwest::Method::PATCH, path).json(&body)).await;
+        (a.status, a.body)
+    }
+
+    pub async fn delete(&self, path: &str) -> (StatusCode, Value) {
+        let a = self.send(self.request(reqwest::Method::DELETE, path)).await;
+        (a.status, a.body)
+    }
+
+    pub async fn login(&self, id: &str, pw: &str) -> (StatusCode, Value) {
+        self.post("/api/login", serde_json::json!({ "id": id, "pw": pw })).await
+    }
+}
+
+/// A minimal valid item body.
+pub fn item_body(title: &str) -> Value {
+    serde_json::json!({ "title": title, "lat": 51.5, "lng": -0.12 })
+}
+
+/// A 1×1 PNG as a data URL.
+pub const PNG_DATA_URL: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";

@@ -1,0 +1,30 @@
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn report_review_and_read_an_item() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let admin = app.logged_in("admin", true).await;
+
+    let (status, item) = alice.post("/api/items", item_body("Blue umbrella")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(item["status"], "pending");
+    assert_eq!(item["createdBy"], "alice");
+    let path = format!("/api/items/{}", item["id"]);
+
+    let (status, updated) = admin
+        .patch(&path, json!({ "status": "approved", "storagePlace": "Desk" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (updated["status"].as_str(), updated["storagePlace"].as_str()),
+        (Some("approved"), Some("Desk"))
+    );
+
+    let (status, read) = app.client().get(&path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(read, updated);
+}
