@@ -42,6 +42,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LOSTFOUND_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// Other web origins whose pages may use the API and the real-time interface with a
+    /// visitor's session, comma-separated (e.g. `https://app.example.edu`).
+    #[arg(long, env = "LOSTFOUND_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
     /// Take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     #[arg(long, env = "LOSTFOUND_TRUST_PROXY")]
     pub trust_proxy: bool,
@@ -89,6 +94,7 @@ pub struct Config {
     pub database_url: String,
     pub mode: Mode,
     pub public_url: Option<String>,
+    pub allowed_origins: Vec<String>,
     pub trust_proxy: bool,
 }
 
@@ -99,6 +105,7 @@ impl Config {
             database_url,
             mode: args.mode,
             public_url: args.public_url.clone(),
+            allowed_origins: args.allowed_origins.clone(),
             trust_proxy: args.trust_proxy,
         }
     }

@@ -10,18 +10,22 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod origins;
+pub mod realtime;
 pub mod store;
 pub mod time;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context;
+use socketioxide::{SocketIo, layer::SocketIoLayer};
 use tokio::net::TcpListener;
 
 use crate::{
     auth::{LoginThrottle, Passwords, SESSION_IDLE_MS},
     config::Config,
     http::AppState,
+    origins::AllowedOrigins,
     store::Store,
 };
 
@@ -33,6 +37,8 @@ const THROTTLE_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 pub struct App {
     listener: TcpListener,
     state: AppState,
+    io: SocketIo,
+    socket_layer: SocketIoLayer,
 }
 
 impl App {
@@ -44,11 +50,19 @@ impl App {
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState {
             throttle: LoginThrottle::new(store.clone()),
+            origins: AllowedOrigins::from_config(&config),
             passwords: Passwords::new().await?,
             store,
             config: Arc::new(config),
         };
-        Ok(Self { listener, state })
+        let (socket_layer, io) = realtime::builder(state.clone()).build_layer();
+        realtime::register(&io);
+        Ok(Self {
+            listener,
+            state,
+            io,
+            socket_layer,
+        })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -67,7 +81,16 @@ impl App {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let store = self.state.store.clone();
         let maintenance = tokio::spawn(purge_expired_periodically(store.clone()));
-        let service = http::router(self.state).into_make_service_with_connect_info::<SocketAddr>();
+        let router = http::router(self.state.clone())
+            .layer(self.socket_layer)
+            .layer(http::cors(self.state.origins.clone()));
+        let io = self.io;
+        // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
+        let shutdown = async move {
+            shutdown.await;
+            io.close().await;
+        };
+        let service = router.into_make_service_with_connect_info::<SocketAddr>();
         let served = axum::serve(self.listener, service)
             .with_graceful_shutdown(shutdown)
             .await;

@@ -12,12 +12,13 @@ use std::{sync::Arc, time::Duration};
 use axum::{
     Router,
     extract::DefaultBodyLimit,
-    http::{Request, StatusCode},
+    http::{Method, Request, StatusCode, header},
     middleware,
 };
 use tower_http::{
     LatencyUnit,
     catch_panic::CatchPanicLayer,
+    cors::{AllowOrigin, CorsLayer},
     timeout::TimeoutLayer,
     trace::{DefaultOnResponse, TraceLayer},
 };
@@ -26,6 +27,7 @@ use tracing::Level;
 use crate::{
     auth::{LoginThrottle, Passwords},
     config::Config,
+    origins::AllowedOrigins,
     store::Store,
 };
 
@@ -42,6 +44,7 @@ pub struct AppState {
     pub store: Store,
     pub passwords: Passwords,
     pub throttle: LoginThrottle,
+    pub origins: AllowedOrigins,
     pub config: Arc<Config>,
 }
 
@@ -72,4 +75,14 @@ pub fn router(state: AppState) -> Router {
                 .on_failure(()),
         )
         .with_state(state)
+}
+
+/// CORS for the origins allowed to use a visitor's session; wraps the real-time layer too,
+/// so long-polling from an allowed origin works.
+pub fn cors(origins: AllowedOrigins) -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::predicate(move |_, parts| origins.allows(&parts.headers)))
+        .allow_credentials(true)
+        .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+        .allow_headers([header::CONTENT_TYPE])
 }

@@ -28,7 +28,7 @@ pub struct Item {
     pub created_by: String,
 }
 
-fn serialize_ms<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn serialize_ms<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&crate::time::format_ms(*ms))
 }
 

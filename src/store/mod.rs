@@ -5,6 +5,7 @@
 //! arm is checked against its own driver and the same integration suite exercises both.
 
 mod items;
+mod messages;
 mod sessions;
 mod throttle;
 mod users;
@@ -19,6 +20,7 @@ use sqlx::{
 };
 
 pub use items::Item;
+pub use messages::{HISTORY_LEN, Message};
 pub use users::{User, UserRecord};
 
 /// How long a request waits for a database connection before it is answered 503.
