@@ -50,8 +50,12 @@ pub struct AppState {
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new().merge(session::router()).merge(items::router());
-    Router::new()
-        .nest("/api", api)
+    with_layers(Router::new().nest("/api", api), state)
+}
+
+/// The layers every HTTP request passes through, around `routes`.
+fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
+    routes
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(
@@ -85,4 +89,65 @@ pub fn cors(origins: AllowedOrigins) -> CorsLayer {
         .allow_credentials(true)
         .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
         .allow_headers([header::CONTENT_TYPE])
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::routing::get;
+
+    use super::*;
+    use crate::{config::Mode, origins::AllowedOrigins};
+
+    /// Serves `routes` with every layer on a real socket.
+    async fn serve(routes: Router<AppState>, mode: Mode) -> (String, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let config = Config {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            database_url: url.clone(),
+            mode,
+            public_url: None,
+            allowed_origins: Vec::new(),
+            trust_proxy: false,
+        };
+        let store = Store::connect(&url).await.unwrap();
+        let state = AppState {
+            throttle: LoginThrottle::new(store.clone()),
+            passwords: Passwords::new().await.unwrap(),
+            origins: AllowedOrigins::from_config(&config),
+            store,
+            config: Arc::new(config),
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, with_layers(routes, state)).await });
+        (format!("http://{addr}"), dir)
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_500_json_and_the_server_goes_on() {
+        async fn boom() -> &'static str {
+            panic!("boom")
+        }
+        for (mode, expected) in [
+            (
+                Mode::Production,
+                serde_json::json!({ "error": "Internal server error" }),
+            ),
+            (Mode::Development, serde_json::json!("InternalError")),
+        ] {
+            let (base, _dir) = serve(Router::new().route("/api/boom", get(boom)), mode).await;
+            let response = reqwest::get(format!("{base}/api/boom")).await.unwrap();
+            assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+            let body: serde_json::Value = response.json().await.unwrap();
+            if mode == Mode::Production {
+                assert_eq!(body, expected);
+            } else {
+                assert_eq!(body["details"]["name"], expected);
+                assert!(body["details"]["stack"].as_str().unwrap().contains("boom"));
+            }
+            let after = reqwest::get(format!("{base}/api/nothing-here")).await.unwrap();
+            assert_eq!(after.status(), StatusCode::NOT_FOUND);
+        }
+    }
 }
