@@ -42,6 +42,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LOSTFOUND_PUBLIC_URL")]
     pub public_url: Option<String>,
 
+    /// Redis shared by several nodes (e.g. `redis://127.0.0.1:6379`): real-time messages
+    /// then reach clients on every node. Without it the node serves its own clients only.
+    #[arg(long, env = "REDIS_URL")]
+    pub redis_url: Option<String>,
+
     /// Other web origins whose pages may use the API and the real-time interface with a
     /// visitor's session, comma-separated (e.g. `https://app.example.edu`).
     #[arg(long, env = "LOSTFOUND_ALLOWED_ORIGINS", value_delimiter = ',')]
@@ -92,6 +97,7 @@ pub enum Mode {
 pub struct Config {
     pub bind: SocketAddr,
     pub database_url: String,
+    pub redis_url: Option<String>,
     pub mode: Mode,
     pub public_url: Option<String>,
     pub allowed_origins: Vec<String>,
@@ -103,6 +109,7 @@ impl Config {
         Self {
             bind: args.bind,
             database_url,
+            redis_url: args.redis_url.clone(),
             mode: args.mode,
             public_url: args.public_url.clone(),
             allowed_origins: args.allowed_origins.clone(),

@@ -18,7 +18,7 @@ pub mod time;
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context;
-use socketioxide::{SocketIo, layer::SocketIoLayer};
+use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::{
@@ -37,14 +37,22 @@ const THROTTLE_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 pub struct App {
     listener: TcpListener,
     state: AppState,
-    io: SocketIo,
-    socket_layer: SocketIoLayer,
+    router: Router,
+    realtime: realtime::Server,
 }
 
 impl App {
-    /// Opens (and migrates) the database and binds the listening socket.
+    /// Opens (and migrates) the database, connects to Redis when configured, and binds the
+    /// listening socket.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         let store = Store::connect(&config.database_url).await?;
+        let (redis, redis_health) = match &config.redis_url {
+            Some(url) => {
+                let (adapter, health) = realtime::redis::connect(url).await?;
+                (Some(adapter), Some(health))
+            }
+            None => (None, None),
+        };
         let listener = TcpListener::bind(config.bind)
             .await
             .with_context(|| format!("cannot listen on {}", config.bind))?;
@@ -52,16 +60,17 @@ impl App {
             throttle: LoginThrottle::new(store.clone()),
             origins: AllowedOrigins::from_config(&config),
             passwords: Passwords::new().await?,
+            redis: redis_health,
             store,
             config: Arc::new(config),
         };
-        let (socket_layer, io) = realtime::builder(state.clone()).build_layer();
-        realtime::register(&io);
+        let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
+        let router = router.layer(http::cors(state.origins.clone()));
         Ok(Self {
             listener,
             state,
-            io,
-            socket_layer,
+            router,
+            realtime,
         })
     }
 
@@ -81,16 +90,13 @@ impl App {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let store = self.state.store.clone();
         let maintenance = tokio::spawn(purge_expired_periodically(store.clone()));
-        let router = http::router(self.state.clone())
-            .layer(self.socket_layer)
-            .layer(http::cors(self.state.origins.clone()));
-        let io = self.io;
+        let realtime = self.realtime;
         // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
         let shutdown = async move {
             shutdown.await;
-            io.close().await;
+            realtime.close().await;
         };
-        let service = router.into_make_service_with_connect_info::<SocketAddr>();
+        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
         let served = axum::serve(self.listener, service)
             .with_graceful_shutdown(shutdown)
             .await;

@@ -38,10 +38,13 @@ pub async fn render_errors(State(mode): State<Mode>, request: Request, next: Nex
         return response;
     }
     let report = response.extensions().get::<ErrorReport>().cloned();
-    if report.is_some() && mode == Mode::Production {
-        return response;
-    }
-    let report = report.unwrap_or_else(|| ErrorReport::for_status(status));
+    let report = match report {
+        Some(_) if mode == Mode::Production => return response,
+        Some(report) => report,
+        // A handler's own JSON answer (`/readyz`) is left as it is.
+        None if is_json(&response) => return response,
+        None => ErrorReport::for_status(status),
+    };
     let (mut parts, _) = response.into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
     let body = Json(report.body(mode)).into_response();
@@ -49,4 +52,11 @@ pub async fn render_errors(State(mode): State<Mode>, request: Request, next: Nex
         .headers
         .insert(header::CONTENT_TYPE, body.headers()[header::CONTENT_TYPE].clone());
     Response::from_parts(parts, Body::new(body.into_body()))
+}
+
+fn is_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"))
 }

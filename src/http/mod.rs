@@ -4,6 +4,7 @@
 mod current_user;
 mod errors;
 mod extract;
+mod health;
 mod items;
 mod session;
 
@@ -28,6 +29,7 @@ use crate::{
     auth::{LoginThrottle, Passwords},
     config::Config,
     origins::AllowedOrigins,
+    realtime::redis::RedisHealth,
     store::Store,
 };
 
@@ -45,12 +47,14 @@ pub struct AppState {
     pub passwords: Passwords,
     pub throttle: LoginThrottle,
     pub origins: AllowedOrigins,
+    /// Set when the node shares real-time traffic through Redis.
+    pub redis: Option<RedisHealth>,
     pub config: Arc<Config>,
 }
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new().merge(session::router()).merge(items::router());
-    with_layers(Router::new().nest("/api", api), state)
+    with_layers(Router::new().nest("/api", api).merge(health::router()), state)
 }
 
 /// The layers every HTTP request passes through, around `routes`.
@@ -105,6 +109,7 @@ mod tests {
         let config = Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             database_url: url.clone(),
+            redis_url: None,
             mode,
             public_url: None,
             allowed_origins: Vec::new(),
@@ -115,6 +120,7 @@ mod tests {
             throttle: LoginThrottle::new(store.clone()),
             passwords: Passwords::new().await.unwrap(),
             origins: AllowedOrigins::from_config(&config),
+            redis: None,
             store,
             config: Arc::new(config),
         };

@@ -6,11 +6,13 @@
 
 use std::borrow::Cow;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use socketioxide::{
-    SocketIo,
+    BroadcastError, SocketIo,
     adapter::Adapter,
     extract::{AckSender, SocketRef, State, TryData},
+    operators::BroadcastOperators,
 };
 
 use super::connect::Connection;
@@ -115,6 +117,22 @@ where
     );
 }
 
+/// Broadcasts to the clients `to` selects on every node. When the other nodes cannot be
+/// reached (Redis is down) the adapter gives up before delivering anything, so this node's
+/// clients get it alone; a client that does not read misses it and is no one's delay.
+async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str, data: &impl Serialize) {
+    match to().emit(event, data).await {
+        Ok(()) => {}
+        Err(BroadcastError::Adapter(err)) => {
+            tracing::warn!(error = %err, event, "other nodes unreachable; delivered on this node only");
+            if let Err(err) = to().local().emit(event, data).await {
+                tracing::debug!(error = %err, event, "not delivered to every client");
+            }
+        }
+        Err(err) => tracing::debug!(error = %err, event, "not delivered to every client"),
+    }
+}
+
 fn room(item_id: i64) -> String {
     format!("item:{item_id}")
 }
@@ -135,9 +153,7 @@ async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
         .insert_chat_message(&input.nick, &input.text, user_id, now_ms())
         .await?;
     // Every connected client, the sender included.
-    if let Err(err) = event.io.emit("chat:new", &message).await {
-        tracing::debug!(error = %err, "chat:new not delivered to every client");
-    }
+    deliver(|| event.io.broadcast(), "chat:new", &message).await;
     Ok(())
 }
 
@@ -165,9 +181,7 @@ async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
         .ok_or(EventError::ItemNotFound)?;
     let news = json!({ "itemId": input.item_id, "msg": msg });
     // Everyone who joined the thread, and the sender once whether joined or not.
-    if let Err(err) = event.socket.to(room(input.item_id)).emit("thread:new", &news).await {
-        tracing::debug!(error = %err, "thread:new not delivered to every member");
-    }
+    deliver(|| event.socket.to(room(input.item_id)), "thread:new", &news).await;
     let _ = event.socket.emit("thread:new", &news);
     Ok(())
 }

@@ -1,0 +1,38 @@
+//! `/healthz` (the process answers) and `/readyz` (its database, and Redis when configured,
+//! answer too) for load balancers and orchestrators.
+
+use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
+use serde_json::{Value, json};
+
+use super::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+}
+
+async fn healthz() -> Json<Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    let database = state.store.ping().await.is_ok();
+    let redis = match &state.redis {
+        Some(redis) => Some(redis.ping().await),
+        None => None,
+    };
+    let ready = database && redis != Some(false);
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let up = |ok: bool| if ok { "up" } else { "down" };
+    let body = json!({
+        "status": if ready { "ready" } else { "unavailable" },
+        "database": up(database),
+        "redis": redis.map(up),
+    });
+    (status, Json(body))
+}
