@@ -9,9 +9,12 @@ use lostfound::{
     config::{Config, Mode},
     store::Store,
 };
-use reqwest::{StatusCode, header::HeaderMap};
-use serde_json::Value;
-use sqlx::{Connection, Executor, PgConnection};
+use reqwest::{
+    StatusCode,
+    header::{self, HeaderMap, HeaderValue},
+};
+use serde_json::{Value, json};
+use sqlx::{Connection, Executor, PgConnection, SqliteConnection};
 use tokio::{sync::oneshot, task::JoinHandle};
 
 /// A database of its own for one test, dropped with it.
@@ -54,6 +57,29 @@ impl TestDb {
 
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Another handle on the same database, which does not drop it.
+    fn shared(&self) -> Self {
+        Self {
+            url: self.url.clone(),
+            postgres: None,
+            _dir: None,
+        }
+    }
+
+    /// Runs one SQL statement on this database (either backend) and returns the first column
+    /// of every row it yields, as text; write `CAST(... AS TEXT)` for other types.
+    pub async fn sql(&self, query: &str) -> Vec<String> {
+        let query = sqlx::AssertSqlSafe(query.to_owned());
+        let rows = if self.url.starts_with("postgres") {
+            let mut conn = PgConnection::connect(&self.url).await.unwrap();
+            sqlx::query_scalar(query).fetch_all(&mut conn).await
+        } else {
+            let mut conn = SqliteConnection::connect(&self.url).await.unwrap();
+            sqlx::query_scalar(query).fetch_all(&mut conn).await
+        };
+        rows.unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -109,8 +135,10 @@ impl TestApp {
         let mut config = Config {
             bind: "127.0.0.1:0".parse().unwrap(),
             database_url: db.url().to_owned(),
+            redis_url: None,
             mode: Mode::Production,
             public_url: None,
+            allowed_origins: Vec::new(),
             trust_proxy: false,
         };
         configure(&mut config);
@@ -161,6 +189,11 @@ impl TestApp {
         Self::start(db, mode).await
     }
 
+    /// Another server (a second node) on the same database, in the same mode.
+    pub async fn another_node(&self) -> Self {
+        Self::start(self.db.shared(), self.mode).await
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
@@ -185,6 +218,36 @@ impl TestApp {
         )
         .await
         .unwrap();
+    }
+
+    /// A client without a cookie jar that sends `Cookie: sid=<sid>` on every request, as an
+    /// attacker replaying a captured cookie would.
+    pub fn client_with_sid(&self, sid: &str) -> TestClient {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, HeaderValue::from_str(&format!("sid={sid}")).unwrap());
+        TestClient {
+            http: reqwest::Client::builder().default_headers(headers).build().unwrap(),
+            base: format!("http://{}", self.addr),
+        }
+    }
+
+    /// The user `GET /api/me` reports for a replayed `sid` (`null` when the session is gone).
+    pub async fn user_for_sid(&self, sid: &str) -> Value {
+        let (status, body) = self.client_with_sid(sid).get("/api/me").await;
+        assert_eq!(status, StatusCode::OK);
+        body["user"].clone()
+    }
+
+    /// How many items are stored, read from the store rather than over HTTP.
+    pub async fn item_count(&self) -> usize {
+        self.store.list_items(None).await.unwrap().len()
+    }
+
+    /// How many sessions are stored.
+    pub async fn session_count(&self) -> usize {
+        self.db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM sessions").await[0]
+            .parse()
+            .unwrap()
     }
 
     /// A client logged in as a new account.
@@ -232,11 +295,16 @@ impl TestClient {
     }
 
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {
-        let response = request.send().await.expect("request sent");
-        let (status, headers) = (response.status(), response.headers().clone());
-        let text = response.text().await.unwrap();
+        let (status, headers, text) = self.send_raw(request).await;
         let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text:?}"));
         Answer { status, headers, body }
+    }
+
+    /// Status, headers and the body exactly as received.
+    pub async fn send_raw(&self, request: reqwest::RequestBuilder) -> (StatusCode, HeaderMap, String) {
+        let response = request.send().await.expect("request sent");
+        let (status, headers) = (response.status(), response.headers().clone());
+        (status, headers, response.text().await.unwrap())
     }
 
     pub fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
@@ -266,6 +334,53 @@ impl TestClient {
     pub async fn login(&self, id: &str, pw: &str) -> (StatusCode, Value) {
         self.post("/api/login", serde_json::json!({ "id": id, "pw": pw })).await
     }
+
+    /// A login with the whole answer, headers included.
+    pub async fn login_answer(&self, id: &str, pw: &str) -> Answer {
+        let body = json!({ "id": id, "pw": pw });
+        self.send(self.request(reqwest::Method::POST, "/api/login").json(&body))
+            .await
+    }
+
+    /// Creates an item and returns it, failing the test unless that succeeded.
+    pub async fn create_item(&self, body: Value) -> Value {
+        let (status, item) = self.post("/api/items", body).await;
+        assert_eq!(status, StatusCode::OK, "{item}");
+        item
+    }
+}
+
+impl Answer {
+    /// The `Set-Cookie` header that sets `sid`.
+    pub fn sid_cookie(&self) -> String {
+        let cookies: Vec<&str> = self
+            .headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .map(|v| v.to_str().unwrap())
+            .filter(|c| c.starts_with("sid="))
+            .collect();
+        assert_eq!(cookies.len(), 1, "exactly one sid cookie in {:?}", self.headers);
+        cookies[0].to_owned()
+    }
+
+    /// The value of the `sid` cookie set by this answer.
+    pub fn sid(&self) -> String {
+        let cookie = self.sid_cookie();
+        cookie["sid=".len()..].split(';').next().unwrap().to_owned()
+    }
+}
+
+/// Asserts a production error answer: the status and a body of exactly `{"error": message}`.
+#[track_caller]
+pub fn assert_error(answer: &(StatusCode, Value), status: StatusCode, message: &str) {
+    assert_eq!(answer.0, status, "{}", answer.1);
+    assert_eq!(answer.1, json!({ "error": message }));
+}
+
+/// The path of an item, from its JSON.
+pub fn item_path(item: &Value) -> String {
+    format!("/api/items/{}", item["id"].as_i64().expect("an integer id"))
 }
 
 /// A minimal valid item body.

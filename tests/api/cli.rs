@@ -1,0 +1,169 @@
+//! `lostfound user add|list|passwd|remove`, run as the real binary on a test database.
+
+use std::process::{Output, Stdio};
+
+use lostfound::config::Mode;
+use reqwest::StatusCode;
+use serde_json::json;
+use tokio::{io::AsyncWriteExt, process::Command};
+
+use crate::helpers::*;
+
+/// Runs `lostfound user <args>` on `db`, writing `stdin` (if any) as its standard input.
+async fn user_command(db: &TestDb, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
+        .arg("user")
+        .args(args)
+        .env("DATABASE_URL", db.url())
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the lostfound binary starts");
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).await.unwrap();
+    }
+    drop(input);
+    tokio::time::timeout(std::time::Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("the command finishes within 60 s")
+        .unwrap()
+}
+
+/// Runs a command that must succeed; returns its standard output.
+async fn succeeds(db: &TestDb, args: &[&str], stdin: Option<&str>) -> String {
+    let output = user_command(db, args, stdin).await;
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "{args:?} failed: {stderr}");
+    stdout.into_owned()
+}
+
+/// Runs a command that must fail; returns its standard error.
+async fn fails(db: &TestDb, args: &[&str], stdin: Option<&str>) -> String {
+    let output = user_command(db, args, stdin).await;
+    assert!(!output.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The `user list` row of `id`, split into words.
+async fn listed(db: &TestDb, id: &str) -> Option<Vec<String>> {
+    let out = succeeds(db, &["list"], None).await;
+    out.lines()
+        .map(|line| line.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .find(|words| words.first().map(String::as_str) == Some(id))
+}
+
+#[tokio::test]
+async fn accounts_made_on_the_command_line_log_in() {
+    let db = TestDb::new().await;
+    succeeds(
+        &db,
+        &["add", "alice", "--name", "Alice Student", "--password-stdin"],
+        Some("alice-pass-1\n"),
+    )
+    .await;
+    succeeds(
+        &db,
+        &["add", "boss", "--name", "Front Desk", "--admin", "--password-stdin"],
+        Some("boss-pass-1\n"),
+    )
+    .await;
+    let alice_row = listed(&db, "alice").await.expect("alice listed");
+    assert!(alice_row.contains(&"no".to_owned()) && alice_row.join(" ").contains("Alice Student"));
+    let boss_row = listed(&db, "boss").await.expect("boss listed");
+    assert!(boss_row.contains(&"yes".to_owned()) && boss_row.join(" ").contains("Front Desk"));
+
+    // Stored as Argon2id hashes only.
+    let hashes = db.sql("SELECT password_hash FROM users ORDER BY id").await;
+    assert!(hashes.iter().all(|h| h.starts_with("$argon2id$")), "{hashes:?}");
+    assert!(
+        !hashes
+            .iter()
+            .any(|h| h.contains("alice-pass-1") || h.contains("boss-pass-1"))
+    );
+
+    let app = TestApp::start(db, Mode::Production).await;
+    let alice = app.client();
+    let (status, body) = alice.login("alice", "alice-pass-1").await;
+    let user = json!({ "id": "alice", "name": "Alice Student", "isAdmin": false });
+    assert_eq!((status, body), (StatusCode::OK, json!({ "ok": true, "user": user })));
+    let (status, body) = app.client().login("boss", "boss-pass-1").await;
+    assert_eq!((status, &body["user"]["isAdmin"]), (StatusCode::OK, &json!(true)));
+
+    // A new password: the old one stops working and the running session ends.
+    succeeds(
+        &app.db,
+        &["passwd", "alice", "--password-stdin"],
+        Some("alice-pass-2\n"),
+    )
+    .await;
+    assert_eq!(alice.get("/api/me").await.1, json!({ "user": null }));
+    let answer = app.client().login("alice", "alice-pass-1").await;
+    assert_error(&answer, StatusCode::UNAUTHORIZED, "Invalid password");
+    assert_eq!(alice.login("alice", "alice-pass-2").await.0, StatusCode::OK);
+
+    // Removal ends the session and the account.
+    succeeds(&app.db, &["remove", "alice"], None).await;
+    assert_eq!(alice.get("/api/me").await.1, json!({ "user": null }));
+    let answer = app.client().login("alice", "alice-pass-2").await;
+    assert_error(&answer, StatusCode::UNAUTHORIZED, "Invalid password");
+    assert_eq!(listed(&app.db, "alice").await, None);
+    assert!(listed(&app.db, "boss").await.is_some());
+}
+
+#[tokio::test]
+async fn command_line_mistakes_fail_with_a_clear_message() {
+    let db = TestDb::new().await;
+    succeeds(
+        &db,
+        &["add", "alice", "--name", "Alice", "--password-stdin"],
+        Some("alice-pass-1\n"),
+    )
+    .await;
+
+    let stderr = fails(
+        &db,
+        &["add", "alice", "--name", "Other", "--password-stdin"],
+        Some("other-pass-1\n"),
+    )
+    .await;
+    assert!(
+        stderr.contains("alice") && stderr.contains("already exists"),
+        "{stderr}"
+    );
+    let stderr = fails(
+        &db,
+        &["add", "carol", "--name", "Carol", "--password-stdin"],
+        Some("1234567\n"),
+    )
+    .await;
+    assert!(stderr.contains("at least 8"), "{stderr}");
+    assert_eq!(listed(&db, "carol").await, None);
+    let stderr = fails(
+        &db,
+        &["add", "has space", "--name", "X", "--password-stdin"],
+        Some("long-enough\n"),
+    )
+    .await;
+    assert!(stderr.to_lowercase().contains("user id"), "{stderr}");
+
+    let stderr = fails(&db, &["passwd", "alice", "--password-stdin"], Some("short\n")).await;
+    assert!(stderr.contains("at least 8"), "{stderr}");
+    let stderr = fails(&db, &["passwd", "ghost", "--password-stdin"], Some("ghost-pass-1\n")).await;
+    assert!(stderr.contains("no user 'ghost'"), "{stderr}");
+    let stderr = fails(&db, &["remove", "ghost"], None).await;
+    assert!(stderr.contains("no user 'ghost'"), "{stderr}");
+
+    // The account is as it was: the first password still logs in, nothing else was added.
+    let out = succeeds(&db, &["list"], None).await;
+    assert_eq!(out.lines().count(), 2, "a header and alice: {out}");
+    let app = TestApp::start(db, Mode::Production).await;
+    let (status, body) = app.client().login("alice", "alice-pass-1").await;
+    assert_eq!((status, &body["user"]["name"]), (StatusCode::OK, &json!("Alice")));
+}

@@ -1,0 +1,290 @@
+//! Several nodes: two `lostfound` processes sharing one PostgreSQL database and one Redis,
+//! with clients on different nodes — and a node, Redis and PostgreSQL failing under them.
+//! These need PostgreSQL (`TEST_DATABASE_URL`) and `redis-server`.
+
+use std::{net::SocketAddr, time::Duration};
+
+use reqwest::{StatusCode, Url};
+use serde_json::{Value, json};
+
+use crate::{
+    faults::{RedisServer, Relay},
+    helpers::*,
+    node::Server,
+    sio::{Sio, Transport},
+};
+
+/// A PostgreSQL database of its own, with accounts, and Redis for two nodes.
+struct Cluster {
+    db: TestDb,
+    redis: RedisServer,
+}
+
+impl Cluster {
+    async fn new() -> Self {
+        let db = TestDb::new().await;
+        assert!(
+            db.url().starts_with("postgres"),
+            "multi-node tests need TEST_DATABASE_URL (PostgreSQL)"
+        );
+        let store = lostfound::store::Store::connect(db.url()).await.unwrap();
+        let passwords = lostfound::auth::Passwords::new().await.unwrap();
+        for (id, admin) in [("alice", false), ("admin", true)] {
+            lostfound::auth::add_user(&store, &passwords, id, id, admin, &password_of(id))
+                .await
+                .unwrap();
+        }
+        store.close().await;
+        Self {
+            db,
+            redis: RedisServer::start().await,
+        }
+    }
+
+    async fn node(&self) -> Server {
+        self.node_on(self.db.url()).await
+    }
+
+    /// A node reaching the database at `database_url` (e.g. through a relay).
+    async fn node_on(&self, database_url: &str) -> Server {
+        Server::start_with(database_url, &[("REDIS_URL", &self.redis.url())], &[]).await
+    }
+}
+
+/// Retries `attempt` every 200 ms for up to 20 s until it returns true.
+async fn eventually(what: &str, mut attempt: impl AsyncFnMut() -> bool) {
+    for _ in 0..100 {
+        if attempt().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("{what}: not within 20 s");
+}
+
+/// True when a chat message sent by `from` reaches `to` within 1 s.
+async fn chat_reaches(from: &Sio, to: &Sio, text: &str) -> bool {
+    assert_eq!(
+        from.call("chat:send", json!({ "text": text })).await,
+        json!({ "ok": true })
+    );
+    for _ in 0..10 {
+        if to.take_all("chat:new").await.iter().any(|m| m["text"] == text) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn sessions_throttle_chat_and_threads_cross_nodes() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+
+    // A login on one node is valid on the other; a logout on the other ends it everywhere.
+    let on_a = a.client();
+    assert_eq!(on_a.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    let on_b = TestClient {
+        http: on_a.http.clone(),
+        base: b.url.clone(),
+    };
+    assert_eq!(on_b.get("/api/me").await.1["user"]["id"], "alice");
+    assert_eq!(on_b.post("/api/logout", json!({})).await.0, StatusCode::OK);
+    assert_eq!(on_a.get("/api/me").await.1, json!({ "user": null }));
+
+    // The login throttle counts attempts made on either node.
+    let (guess_a, guess_b) = (a.client(), b.client());
+    for n in 0..5 {
+        let guesser = if n % 2 == 0 { &guess_a } else { &guess_b };
+        assert_eq!(
+            guesser.login("admin", "wrong-password").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        guess_b.login("admin", &password_of("admin")).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+
+    // An item reported on A is read on B; its thread is shared.
+    assert_eq!(on_a.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    let item = on_a.create_item(item_body("Green umbrella")).await;
+    let item_id = item["id"].as_i64().unwrap();
+    assert_eq!(on_b.get(&item_path(&item)).await.1, item);
+
+    let sender = Sio::connect_to(&a.url, Transport::Websocket, &[]).await;
+    let member = Sio::connect_to(&b.url, Transport::Polling, &[]).await;
+    let outsider = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+
+    assert_eq!(
+        sender
+            .call("chat:send", json!({ "nick": "A", "text": "from node A" }))
+            .await,
+        json!({ "ok": true })
+    );
+    for client in [&member, &outsider, &sender] {
+        assert_eq!(client.next("chat:new").await["text"], "from node A");
+    }
+    assert_eq!(
+        member
+            .call("chat:send", json!({ "nick": "B", "text": "from node B" }))
+            .await,
+        json!({ "ok": true })
+    );
+    assert_eq!(sender.next("chat:new").await["text"], "from node B");
+
+    assert_eq!(
+        member.call("thread:join", json!({ "itemId": item_id })).await,
+        json!({ "ok": true })
+    );
+    member.next("thread:history").await;
+    let thread_message = json!({ "itemId": item_id, "nick": "A", "text": "I think it is mine" });
+    assert_eq!(sender.call("thread:send", thread_message).await, json!({ "ok": true }));
+    assert_eq!(member.next("thread:new").await["msg"]["text"], "I think it is mine");
+    assert_eq!(sender.next("thread:new").await["msg"]["text"], "I think it is mine");
+    // The outsider on B gets the chat message sent after it, but never the thread message.
+    sender.call("chat:send", json!({ "text": "barrier" })).await;
+    assert_eq!(outsider.next("chat:new").await["text"], "from node B");
+    assert_eq!(outsider.next("chat:new").await["text"], "barrier");
+    assert!(outsider.take_all("thread:new").await.is_empty());
+
+    // History comes from the shared database, whichever node is asked.
+    let late = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+    late.emit("thread:join", json!({ "itemId": item_id })).await;
+    assert_eq!(
+        late.next("thread:history").await["msgs"][0]["text"],
+        "I think it is mine"
+    );
+}
+
+#[tokio::test]
+async fn when_a_node_dies_the_other_serves_on_and_it_rejoins() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let on_b = b.client();
+    on_b.login("alice", &password_of("alice")).await;
+    let item = on_b.create_item(item_body("Blue scarf")).await;
+
+    let (status, _, _) = b.signal("-KILL").await;
+    assert_eq!(status.code(), None, "killed by a signal");
+
+    // A serves HTTP and real-time as before; what B acknowledged is there.
+    let on_a = a.client();
+    assert_eq!(on_a.get(&item_path(&item)).await.1, item);
+    let (a1, a2) = (
+        Sio::connect_to(&a.url, Transport::Websocket, &[]).await,
+        Sio::connect_to(&a.url, Transport::Polling, &[]).await,
+    );
+    assert!(chat_reaches(&a1, &a2, "still here").await);
+
+    // A new B joins the cluster again.
+    let b = cluster.node().await;
+    let b1 = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+    assert!(chat_reaches(&a1, &b1, "welcome back").await);
+    assert!(chat_reaches(&b1, &a2, "thanks").await);
+}
+
+#[tokio::test]
+async fn when_redis_restarts_nodes_serve_on_and_cross_node_delivery_resumes() {
+    let mut cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let (a1, a2) = (
+        Sio::connect_to(&a.url, Transport::Websocket, &[]).await,
+        Sio::connect_to(&a.url, Transport::Polling, &[]).await,
+    );
+    let b1 = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+    assert!(chat_reaches(&a1, &b1, "before").await);
+    assert_eq!(a.client().get("/readyz").await.0, StatusCode::OK);
+
+    cluster.redis.stop().await;
+    // HTTP and this node's own real-time keep working; readiness says Redis is down.
+    let (status, items) = a.client().get("/api/items").await;
+    assert_eq!((status, items.is_array()), (StatusCode::OK, true));
+    assert!(chat_reaches(&a1, &a2, "during the outage").await);
+    let (status, ready) = a.client().get("/readyz").await;
+    assert_eq!(
+        (status, &ready["redis"]),
+        (StatusCode::SERVICE_UNAVAILABLE, &json!("down"))
+    );
+
+    cluster.redis.restart().await;
+    let mut n = 0;
+    eventually("A reaches B again", async || {
+        n += 1;
+        chat_reaches(&a1, &b1, &format!("a-to-b {n}")).await
+    })
+    .await;
+    eventually("B reaches A again", async || {
+        n += 1;
+        chat_reaches(&b1, &a2, &format!("b-to-a {n}")).await
+    })
+    .await;
+    assert_eq!(a.client().get("/readyz").await.0, StatusCode::OK);
+    // Everything sent, during the outage too, is in the shared history.
+    let reader = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+    reader.emit("chat:join", json!({})).await;
+    let history = reader.next("chat:history").await;
+    assert!(
+        history
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["text"] == "during the outage")
+    );
+}
+
+#[tokio::test]
+async fn when_postgres_is_briefly_unreachable_requests_fail_cleanly_then_succeed() {
+    let cluster = Cluster::new().await;
+    let mut url = Url::parse(cluster.db.url()).unwrap();
+    let target: SocketAddr = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432))
+        .parse()
+        .unwrap();
+    let relay = Relay::start(target).await;
+    url.set_port(Some(relay.port)).unwrap();
+    let node = cluster.node_on(url.as_str()).await;
+
+    let client = node.client();
+    client.login("alice", &password_of("alice")).await;
+    let kept = client.create_item(item_body("Before the outage")).await;
+    let socket = Sio::connect_to(&node.url, Transport::Websocket, &[]).await;
+
+    relay.cut();
+    let (status, body) = client.get("/api/items").await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({ "error": "Service temporarily unavailable" })
+        )
+    );
+    let (status, body) = client.post("/api/items", item_body("During the outage")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(client.get("/readyz").await.0, StatusCode::SERVICE_UNAVAILABLE);
+    let ack = socket.call("chat:send", json!({ "text": "lost?" })).await;
+    assert_eq!(ack, json!({ "ok": false, "error": "Service temporarily unavailable" }));
+    assert_eq!(
+        socket.next("error").await,
+        json!({ "message": "Service temporarily unavailable" })
+    );
+
+    relay.restore();
+    let mut listed = Value::Null;
+    eventually("the node serves again", async || {
+        let (status, body) = client.get("/api/items").await;
+        listed = body;
+        status == StatusCode::OK
+    })
+    .await;
+    // What was acknowledged is there; what was refused is not.
+    assert_eq!(listed, json!([kept]));
+    assert_eq!(
+        client.post("/api/items", item_body("After the outage")).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        socket.call("chat:send", json!({ "text": "back" })).await,
+        json!({ "ok": true })
+    );
+}

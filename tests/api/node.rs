@@ -1,0 +1,141 @@
+//! `lostfound serve` as a child process: the real binary, on a free port, with its output kept.
+
+use std::{
+    process::{ExitStatus, Stdio},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use tokio::{
+    io::{AsyncBufReadExt, AsyncRead, BufReader},
+    process::{Child, Command},
+    task::JoinHandle,
+};
+
+use crate::helpers::*;
+
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// A running `lostfound serve` with everything it has written so far.
+pub struct Server {
+    child: Child,
+    pub url: String,
+    pub stdout: Arc<Mutex<String>>,
+    pub stderr: Arc<Mutex<String>>,
+    readers: Vec<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts the binary on `db` on a free port and waits until it says where it listens.
+    pub async fn start(db: &TestDb, args: &[&str]) -> Self {
+        Self::start_with(db.url(), &[], args).await
+    }
+
+    /// Starts the binary on the database at `database_url` with extra environment variables.
+    pub async fn start_with(database_url: &str, env: &[(&str, &str)], args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
+            .arg("serve")
+            .args(args)
+            .env_remove("RUST_LOG")
+            .env_remove("REDIS_URL")
+            .env_remove("LOSTFOUND_ENV")
+            .env_remove("LOSTFOUND_PUBLIC_URL")
+            .env_remove("LOSTFOUND_TRUST_PROXY")
+            .env_remove("LOSTFOUND_ALLOWED_ORIGINS")
+            .env("DATABASE_URL", database_url)
+            .env("LOSTFOUND_BIND", "127.0.0.1:0")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the lostfound binary starts");
+        let (stdout, stderr) = (Arc::default(), Arc::default());
+        let readers = vec![
+            collect(child.stdout.take().unwrap(), Arc::clone(&stdout)),
+            collect(child.stderr.take().unwrap(), Arc::clone(&stderr)),
+        ];
+        let mut server = Self {
+            child,
+            url: String::new(),
+            stdout,
+            stderr,
+            readers,
+        };
+        let line = server
+            .wait_for(&server.stderr, |log| {
+                log.lines()
+                    .find(|l| l.contains("listening on http://"))
+                    .map(str::to_owned)
+            })
+            .await;
+        let from = line.find("http://").unwrap();
+        server.url = line[from..].split_whitespace().next().unwrap().to_owned();
+        server
+    }
+
+    /// Polls `output` until `found` returns something, for at most `WAIT`.
+    pub async fn wait_for<T>(&self, output: &Mutex<String>, found: impl Fn(&str) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if let Some(value) = found(&output.lock().unwrap()) {
+                return value;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "timed out; stdout: {}\nstderr: {}",
+                self.stdout.lock().unwrap(),
+                self.stderr.lock().unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub fn client(&self) -> TestClient {
+        TestClient {
+            http: reqwest::Client::builder().cookie_store(true).build().unwrap(),
+            base: self.url.clone(),
+        }
+    }
+
+    /// Sends `signal` with kill(1) and waits for the process to end; returns how it ended
+    /// and everything it wrote to standard output and standard error.
+    pub async fn signal(mut self, signal: &str) -> (ExitStatus, String, String) {
+        let pid = self.child.id().expect("still running").to_string();
+        let sent = Command::new("kill").args([signal, &pid]).status().await.unwrap();
+        assert!(sent.success());
+        let status = tokio::time::timeout(WAIT, self.child.wait())
+            .await
+            .expect("the server exits")
+            .unwrap();
+        for reader in self.readers.drain(..) {
+            reader.await.unwrap();
+        }
+        let stdout = self.stdout.lock().unwrap().clone();
+        let stderr = self.stderr.lock().unwrap().clone();
+        (status, stdout, stderr)
+    }
+}
+
+impl Drop for Server {
+    /// A failing test shows what the server said.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("server stdout:\n{}", self.stdout.lock().unwrap());
+            eprintln!("server stderr:\n{}", self.stderr.lock().unwrap());
+        }
+    }
+}
+
+/// Appends everything `pipe` yields to `sink`, line by line, until it closes.
+fn collect(pipe: impl AsyncRead + Unpin + Send + 'static, sink: Arc<Mutex<String>>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(pipe).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let mut sink = sink.lock().unwrap();
+            sink.push_str(&line);
+            sink.push('\n');
+        }
+    })
+}

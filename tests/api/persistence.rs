@@ -1,0 +1,76 @@
+//! State that must outlive the server: items, reviews and sessions.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::helpers::*;
+
+#[tokio::test]
+async fn items_and_sessions_survive_a_restart() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let admin = app.logged_in("admin", true).await;
+    let mut body = item_body("Blue umbrella");
+    body["imgData"] = json!(PNG_DATA_URL);
+    let photo = alice.create_item(body).await;
+    let plain = alice.create_item(item_body("Wallet")).await;
+    let (_, reviewed) = admin
+        .patch(
+            &item_path(&plain),
+            json!({ "status": "approved", "storagePlace": "Desk" }),
+        )
+        .await;
+    let (_, before) = app.client().get("/api/items").await;
+    assert_eq!(before, json!([reviewed, photo]));
+
+    let app = app.restart().await;
+    let (alice, admin) = (alice.at(&app), admin.at(&app));
+    assert_eq!(app.client().get("/api/items").await, (StatusCode::OK, before));
+    assert_eq!(alice.get("/api/me").await.1["user"]["id"], "alice");
+    assert_eq!(admin.get("/api/me").await.1["user"]["id"], "admin");
+
+    // The restored sessions still carry their rights.
+    assert_eq!(alice.post("/api/items", item_body("Keys")).await.0, StatusCode::OK);
+    let answer = admin.patch(&item_path(&photo), json!({ "status": "rejected" })).await;
+    assert_eq!((answer.0, &answer.1["status"]), (StatusCode::OK, &json!("rejected")));
+}
+
+#[tokio::test]
+async fn logout_before_a_restart_stays_logged_out() {
+    let app = spawn_app().await;
+    app.add_user("alice", false).await;
+    let (laptop, phone) = (app.client(), app.client());
+    let ended = laptop.login_answer("alice", &password_of("alice")).await.sid();
+    let kept = phone.login_answer("alice", &password_of("alice")).await.sid();
+    laptop.post("/api/logout", json!({})).await;
+
+    let app = app.restart().await;
+    assert_eq!(app.user_for_sid(&ended).await, serde_json::Value::Null);
+    // The other session of the same user was not ended by that logout.
+    assert_eq!(app.user_for_sid(&kept).await["id"], "alice");
+    assert_eq!(phone.at(&app).get("/api/me").await.1["user"]["id"], "alice");
+}
+
+#[tokio::test]
+async fn nodes_on_one_database_share_items_sessions_and_the_throttle() {
+    let node_a = spawn_app().await;
+    let node_b = node_a.another_node().await;
+    node_a.add_user("alice", false).await;
+    let alice_a = node_a.client();
+    let sid = alice_a.login_answer("alice", &password_of("alice")).await.sid();
+    let alice_b = alice_a.at(&node_b);
+    assert_eq!(alice_b.get("/api/me").await.1["user"]["id"], "alice");
+    let item = alice_b.create_item(item_body("Umbrella")).await;
+    assert_eq!(node_a.client().get(&item_path(&item)).await, (StatusCode::OK, item));
+
+    alice_b.post("/api/logout", json!({})).await;
+    assert_eq!(node_a.user_for_sid(&sid).await, serde_json::Value::Null);
+
+    // Failures on either node count towards one limit.
+    for node in [&node_a, &node_b, &node_a, &node_b, &node_a] {
+        let answer = node.client().login("alice", "wrong-password").await;
+        assert_error(&answer, StatusCode::UNAUTHORIZED, "Invalid password");
+    }
+    let answer = node_b.client().login("alice", &password_of("alice")).await;
+    assert_eq!(answer.0, StatusCode::TOO_MANY_REQUESTS, "{}", answer.1);
+}

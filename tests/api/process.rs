@@ -1,0 +1,196 @@
+//! `lostfound serve` as a real process: demo data, crashes, SIGTERM and its log output.
+
+use std::{
+    os::unix::process::ExitStatusExt,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use lostfound::{
+    auth::{Passwords, add_user},
+    demo::DEMO_ACCOUNTS,
+    store::Store,
+};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::*,
+    node::{Server, WAIT},
+};
+
+/// Creates an account directly in the database, before any server runs on it.
+async fn add_account(db: &TestDb, id: &str, password: &str) {
+    let store = Store::connect(db.url()).await.unwrap();
+    let passwords = Passwords::new().await.unwrap();
+    add_user(&store, &passwords, id, "Process Tester", false, password)
+        .await
+        .unwrap();
+    store.close().await;
+}
+
+#[tokio::test]
+async fn demo_mode_seeds_an_empty_database_once() {
+    let db = TestDb::new().await;
+    let server = Server::start(&db, &["--demo"]).await;
+    for (id, _, _, password) in DEMO_ACCOUNTS {
+        // Each account is shown with its password (waits, bounded, until it is).
+        server
+            .wait_for(&server.stdout, |out| {
+                out.lines()
+                    .any(|l| l.contains(id) && l.contains(password))
+                    .then_some(())
+            })
+            .await;
+        let (status, body) = server.client().login(id, password).await;
+        assert_eq!(status, StatusCode::OK, "{id}: {body}");
+    }
+    let (status, items) = server.client().get("/api/items").await;
+    assert_eq!(status, StatusCode::OK);
+    let items = items.as_array().unwrap().clone();
+    assert_eq!(items.len(), 12);
+    for state in ["pending", "approved", "rejected"] {
+        assert!(items.iter().any(|i| i["status"] == state), "no {state} demo item");
+    }
+    let (status, ..) = server.signal("-TERM").await;
+    assert!(status.success());
+
+    let again = Server::start(&db, &["--demo"]).await;
+    assert_eq!(
+        again.client().get("/api/items").await.1.as_array().map(Vec::len),
+        Some(12)
+    );
+    let (status, stdout, _) = again.signal("-TERM").await;
+    assert!(status.success());
+    for (_, _, _, password) in DEMO_ACCOUNTS {
+        assert!(
+            !stdout.contains(password),
+            "credentials printed for accounts not created: {stdout}"
+        );
+    }
+    assert_eq!(db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM users").await, ["3"]);
+}
+
+#[tokio::test]
+async fn acknowledged_items_survive_kill_9() {
+    let db = TestDb::new().await;
+    add_account(&db, "writer", "writer-password").await;
+    let server = Server::start(&db, &[]).await;
+    let writer = server.client();
+    assert_eq!(writer.login("writer", "writer-password").await.0, StatusCode::OK);
+
+    // Writers keep going until the process dies under them; what was answered 200 must stay.
+    let acknowledged: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let mut writers = Vec::new();
+    for w in 0..4 {
+        let (writer, acknowledged) = (writer.clone(), Arc::clone(&acknowledged));
+        writers.push(tokio::spawn(async move {
+            for n in 0.. {
+                let body = item_body(&format!("item {w}-{n}"));
+                let Ok(response) = writer
+                    .request(reqwest::Method::POST, "/api/items")
+                    .json(&body)
+                    .send()
+                    .await
+                else {
+                    return;
+                };
+                if response.status() != StatusCode::OK {
+                    return;
+                }
+                let Ok(item) = response.json::<Value>().await else {
+                    return;
+                };
+                acknowledged.lock().unwrap().push(item);
+            }
+        }));
+    }
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while acknowledged.lock().unwrap().len() < 40 {
+        assert!(tokio::time::Instant::now() < deadline, "writers too slow");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (status, ..) = server.signal("-KILL").await;
+    assert_eq!(status.signal(), Some(9));
+    for writer in writers {
+        writer.await.unwrap();
+    }
+
+    let server = Server::start(&db, &[]).await;
+    let anyone = server.client();
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    for item in &acknowledged {
+        assert_eq!(anyone.get(&item_path(item)).await, (StatusCode::OK, item.clone()));
+    }
+    let (_, list) = anyone.get("/api/items").await;
+    assert!(list.as_array().unwrap().len() >= acknowledged.len());
+    server.signal("-TERM").await;
+}
+
+#[tokio::test]
+async fn sigterm_stops_the_server_cleanly() {
+    let db = TestDb::new().await;
+    let server = Server::start(&db, &[]).await;
+    assert_eq!(
+        server.client().get("/api/me").await,
+        (StatusCode::OK, json!({ "user": null }))
+    );
+    let url = server.url.clone();
+    let (status, ..) = server.signal("-TERM").await;
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    assert!(reqwest::get(format!("{url}/api/me")).await.is_err(), "still answering");
+}
+
+#[tokio::test]
+async fn the_log_has_one_line_per_request_and_no_secrets() {
+    let db = TestDb::new().await;
+    let password = "Pr0cess-Secret-pw";
+    let wrong = "Wr0ng-Secret-guess";
+    add_account(&db, "tester", password).await;
+    let server = Server::start(&db, &[]).await;
+    let client = server.client();
+
+    let requests: [(&str, &str, u16); 5] = [
+        ("POST", "/api/login", 401),
+        ("POST", "/api/login", 200),
+        ("GET", "/api/me", 200),
+        ("POST", "/api/items", 200),
+        ("GET", "/api/items/424242", 404),
+    ];
+    assert_eq!(client.login("tester", wrong).await.0, StatusCode::UNAUTHORIZED);
+    let sid = client.login_answer("tester", password).await.sid();
+    assert_eq!(client.get("/api/me").await.1["user"]["id"], "tester");
+    client.create_item(item_body("Umbrella")).await;
+    assert_eq!(client.get("/api/items/424242").await.0, StatusCode::NOT_FOUND);
+    // Lines are written in order: once the last request's line is there, all are.
+    server
+        .wait_for(&server.stderr, |log| log.contains("/api/items/424242").then_some(()))
+        .await;
+    let (status, _, log) = server.signal("-TERM").await;
+    assert!(status.success());
+
+    for secret in [password, wrong, sid.as_str()] {
+        assert!(!log.contains(secret), "the log contains {secret:?}:\n{log}");
+    }
+    for (method, path, code) in requests {
+        let count = requests.iter().filter(|(m, p, _)| (*m, *p) == (method, path)).count();
+        let lines: Vec<&str> = log
+            .lines()
+            .filter(|l| mentions(l, path) && l.contains(method))
+            .collect();
+        assert_eq!(lines.len(), count, "{method} {path}:\n{log}");
+        let status = format!("status={code}");
+        assert!(
+            lines.iter().any(|l| l.contains(&status)),
+            "{method} {path} {code}:\n{log}"
+        );
+    }
+}
+
+/// Whether `line` names `path` exactly (not as the prefix of a longer path).
+fn mentions(line: &str, path: &str) -> bool {
+    line.match_indices(path).any(|(at, _)| {
+        let after = line[at + path.len()..].chars().next();
+        !matches!(after, Some(c) if c == '/' || c.is_alphanumeric())
+    })
+}

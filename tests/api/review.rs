@@ -1,0 +1,185 @@
+//! PATCH and DELETE `/api/items/:id`: who may review, what a review may change, and its record.
+
+use lostfound::time::now_ms;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+const STATES: [&str; 3] = ["pending", "approved", "rejected"];
+
+#[tokio::test]
+async fn review_needs_a_session_then_an_administrator() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let item = alice.create_item(item_body("Umbrella")).await;
+    let path = item_path(&item);
+    let change = json!({ "status": "approved" });
+
+    let nobody = app.client();
+    assert_error(
+        &nobody.patch(&path, change.clone()).await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_error(&nobody.delete(&path).await, StatusCode::UNAUTHORIZED, "Login required");
+    let forbidden = StatusCode::FORBIDDEN;
+    assert_error(
+        &alice.patch(&path, change).await,
+        forbidden,
+        "Admin privileges required",
+    );
+    assert_error(&alice.delete(&path).await, forbidden, "Admin privileges required");
+
+    assert_eq!(app.client().get(&path).await, (StatusCode::OK, item.clone()));
+    assert!(
+        app.store
+            .item_changes(item["id"].as_i64().unwrap())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn reviewing_an_unknown_item_is_404() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let item = admin.create_item(item_body("Umbrella")).await;
+    let path = format!("/api/items/{}", item["id"].as_i64().unwrap() + 1);
+    let answer = admin.patch(&path, json!({ "status": "approved" })).await;
+    assert_error(&answer, StatusCode::NOT_FOUND, "Item not found");
+    assert_error(&admin.delete(&path).await, StatusCode::NOT_FOUND, "Item not found");
+    assert_eq!(app.client().get(&item_path(&item)).await.1, item);
+}
+
+#[tokio::test]
+async fn a_patch_needs_a_valid_status_or_a_storage_place() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let item = admin.create_item(item_body("Umbrella")).await;
+    let path = item_path(&item);
+    for status in [
+        json!("lost"),
+        json!("APPROVED"),
+        json!(""),
+        json!(3),
+        json!(true),
+        json!(["approved"]),
+    ] {
+        let answer = admin.patch(&path, json!({ "status": status })).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, "Invalid status");
+    }
+    for body in [json!({}), json!({ "title": "New title" }), json!({ "status": null })] {
+        let answer = admin.patch(&path, body).await;
+        assert_error(&answer, StatusCode::BAD_REQUEST, "No fields to update");
+    }
+    for place in [json!("s".repeat(201)), json!("Shelf\0B"), json!(["Shelf B"])] {
+        let (status, body) = admin
+            .patch(&path, json!({ "status": "approved", "storagePlace": place }))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"].as_str().unwrap().contains("storagePlace"), "{body}");
+    }
+    assert_eq!(
+        app.client().get(&path).await.1,
+        item,
+        "a refused patch changed the item"
+    );
+}
+
+#[tokio::test]
+async fn the_storage_place_is_set_and_cleared() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let item = admin.create_item(item_body("Umbrella")).await;
+    let path = item_path(&item);
+    for clear in [json!(null), json!("")] {
+        let (status, set) = admin.patch(&path, json!({ "storagePlace": "Front desk" })).await;
+        assert_eq!((status, &set["storagePlace"]), (StatusCode::OK, &json!("Front desk")));
+        assert_eq!(set["status"], "pending", "setting the place changed the status");
+
+        let (status, cleared) = admin.patch(&path, json!({ "storagePlace": clear })).await;
+        assert_eq!(
+            (status, &cleared["storagePlace"]),
+            (StatusCode::OK, &Value::Null),
+            "{clear}"
+        );
+        assert_eq!(app.client().get(&path).await.1, cleared);
+    }
+    let answer = admin.patch(&path, json!({ "storagePlace": 12 })).await;
+    assert_eq!(answer.0, StatusCode::BAD_REQUEST);
+    assert!(
+        answer.1["error"].as_str().unwrap().contains("storagePlace"),
+        "{}",
+        answer.1
+    );
+}
+
+#[tokio::test]
+async fn any_state_moves_to_any_state() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let path = item_path(&admin.create_item(item_body("Umbrella")).await);
+    for from in STATES {
+        for to in STATES {
+            assert_eq!(admin.patch(&path, json!({ "status": from })).await.1["status"], from);
+            let (status, item) = admin.patch(&path, json!({ "status": to })).await;
+            assert_eq!(
+                (status, item["status"].as_str()),
+                (StatusCode::OK, Some(to)),
+                "{from} -> {to}"
+            );
+            assert_eq!(app.client().get(&path).await.1["status"], to);
+        }
+    }
+}
+
+#[tokio::test]
+async fn delete_removes_the_item() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let item = admin.create_item(item_body("Umbrella")).await;
+    let other = admin.create_item(item_body("Wallet")).await;
+    let path = item_path(&item);
+
+    assert_eq!(admin.delete(&path).await, (StatusCode::OK, json!({ "ok": true })));
+    assert_error(&app.client().get(&path).await, StatusCode::NOT_FOUND, "Item not found");
+    assert_error(&admin.delete(&path).await, StatusCode::NOT_FOUND, "Item not found");
+    assert_eq!(app.client().get("/api/items").await.1, json!([other]));
+}
+
+#[tokio::test]
+async fn every_change_is_recorded_with_who_when_and_what() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let boss = app.logged_in("boss", true).await;
+    let item = admin.create_item(item_body("Umbrella")).await;
+    let (id, path) = (item["id"].as_i64().unwrap(), item_path(&item));
+    let before = now_ms();
+    admin.patch(&path, json!({ "status": "approved" })).await;
+    boss.patch(&path, json!({ "storagePlace": "Shelf B" })).await;
+    admin
+        .patch(&path, json!({ "status": "rejected", "storagePlace": null }))
+        .await;
+    boss.delete(&path).await;
+    let after = now_ms();
+
+    let changes = app.store.item_changes(id).await.unwrap();
+    let who: Vec<&str> = changes.iter().map(|(by, _, _)| by.as_str()).collect();
+    assert_eq!(who, ["admin", "boss", "admin", "boss"]);
+    assert!(
+        changes.iter().all(|(_, at, _)| (before..=after).contains(at)),
+        "{changes:?}"
+    );
+    let what: Vec<Value> = changes
+        .iter()
+        .map(|(_, _, c)| serde_json::from_str(c).unwrap())
+        .collect();
+    assert_eq!(what[0]["status"], "approved");
+    assert_eq!(what[1]["storagePlace"], "Shelf B");
+    assert!(what[1].get("status").is_none(), "{}", what[1]);
+    assert_eq!(what[2]["status"], "rejected");
+    assert_eq!(what[2].get("storagePlace"), Some(&Value::Null), "{}", what[2]);
+    assert_ne!(what[3], json!({}), "the deletion records nothing");
+}

@@ -1,0 +1,153 @@
+//! A real Socket.IO client (rust_socketio) for the tests: every event it receives goes into
+//! a buffer that tests read by name.
+
+use std::{sync::Arc, time::Duration};
+
+use futures_util::FutureExt;
+use rust_socketio::{
+    Event, Payload, TransportType,
+    asynchronous::{Client, ClientBuilder},
+};
+use serde_json::Value;
+use tokio::sync::{Mutex, Notify, oneshot};
+
+use crate::helpers::TestApp;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+pub use rust_socketio::TransportType as Transport;
+
+/// The transports every delivery test runs on: long-polling only, WebSocket only, and the
+/// default (polling, then upgrade).
+pub const TRANSPORTS: [(&str, TransportType); 3] = [
+    ("polling", TransportType::Polling),
+    ("websocket", TransportType::Websocket),
+    ("polling+upgrade", TransportType::Any),
+];
+
+pub struct Sio {
+    client: Client,
+    inbox: Arc<Inbox>,
+}
+
+#[derive(Default)]
+struct Inbox {
+    events: Mutex<Vec<(String, Value)>>,
+    arrived: Notify,
+}
+
+impl Inbox {
+    async fn push(&self, name: String, payload: Payload) {
+        let value = match payload {
+            #[allow(deprecated)]
+            Payload::String(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+            Payload::Text(mut values) if values.len() == 1 => values.remove(0),
+            Payload::Text(values) => Value::Array(values),
+            Payload::Binary(_) => Value::Null,
+        };
+        self.events.lock().await.push((name, value));
+        self.arrived.notify_waiters();
+    }
+}
+
+impl Sio {
+    pub async fn connect(app: &TestApp, transport: TransportType) -> Self {
+        Self::connect_with(app, transport, &[]).await
+    }
+
+    /// Connects with extra handshake headers (`Cookie`, `Origin`).
+    pub async fn connect_with(app: &TestApp, transport: TransportType, headers: &[(&str, &str)]) -> Self {
+        Self::connect_to(&app.url("/"), transport, headers).await
+    }
+
+    /// Connects to the server at `url`.
+    pub async fn connect_to(url: &str, transport: TransportType, headers: &[(&str, &str)]) -> Self {
+        let inbox = Arc::new(Inbox::default());
+        let (on_any, on_error, on_connect) = (inbox.clone(), inbox.clone(), inbox.clone());
+        let mut builder = ClientBuilder::new(url)
+            .transport_type(transport)
+            .reconnect(false)
+            .on_any(move |event, payload, _| {
+                let inbox = on_any.clone();
+                async move { inbox.push(String::from(event), payload).await }.boxed()
+            })
+            .on(Event::Connect, move |payload, _| {
+                let inbox = on_connect.clone();
+                async move { inbox.push("connect".into(), payload).await }.boxed()
+            })
+            // rust_socketio gives the `error` event its own slot; server events come as Text.
+            .on(Event::Error, move |payload, _| {
+                let inbox = on_error.clone();
+                async move { inbox.push("error".into(), payload).await }.boxed()
+            });
+        for (name, value) in headers {
+            builder = builder.opening_header(*name, *value);
+        }
+        let client = builder.connect().await.expect("socket connects");
+        let sio = Self { client, inbox };
+        // Like the official clients, send nothing before the server acknowledged the connection.
+        sio.next("connect").await;
+        sio
+    }
+
+    pub async fn emit(&self, event: &str, data: Value) {
+        self.client.emit(event, data).await.expect("emit");
+    }
+
+    /// Emits with an acknowledgement callback and returns what the server acknowledged.
+    pub async fn call(&self, event: &str, data: Value) -> Value {
+        let (tx, rx) = oneshot::channel();
+        let tx = Arc::new(std::sync::Mutex::new(Some(tx)));
+        self.client
+            .emit_with_ack(event, data, WAIT, move |payload: Payload, _| {
+                let tx = tx.clone();
+                async move {
+                    // The ack's arguments arrive as one array: `[{ ok, error? }]`.
+                    if let (Some(tx), Payload::Text(mut values)) = (tx.lock().unwrap().take(), payload) {
+                        let value = match values.swap_remove(0) {
+                            Value::Array(mut args) if args.len() == 1 => args.swap_remove(0),
+                            other => other,
+                        };
+                        let _ = tx.send(value);
+                    }
+                }
+                .boxed()
+            })
+            .await
+            .expect("emit with ack");
+        tokio::time::timeout(WAIT, rx)
+            .await
+            .expect("acknowledged in time")
+            .expect("ack payload")
+    }
+
+    /// Waits for the next event of that name and takes it from the buffer.
+    pub async fn next(&self, name: &str) -> Value {
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let arrived = self.inbox.arrived.notified();
+                {
+                    let mut events = self.inbox.events.lock().await;
+                    if let Some(i) = events.iter().position(|(n, _)| n == name) {
+                        return events.remove(i).1;
+                    }
+                }
+                arrived.await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no '{name}' event within {WAIT:?}"))
+    }
+
+    /// The events of that name received so far, taken from the buffer.
+    pub async fn take_all(&self, name: &str) -> Vec<Value> {
+        let mut events = self.inbox.events.lock().await;
+        let (taken, kept) = std::mem::take(&mut *events).into_iter().partition(|(n, _)| n == name);
+        *events = kept;
+        taken.into_iter().map(|(_, v)| v).collect()
+    }
+
+    pub async fn disconnect(self) {
+        let _ = self.client.disconnect().await;
+    }
+}
