@@ -7,6 +7,7 @@ mod extract;
 mod health;
 mod items;
 mod session;
+mod web;
 
 use std::{sync::Arc, time::Duration};
 
@@ -54,7 +55,11 @@ pub struct AppState {
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new().merge(session::router()).merge(items::router());
-    with_layers(Router::new().nest("/api", api).merge(health::router()), state)
+    let routes = Router::new()
+        .nest("/api", api)
+        .merge(health::router())
+        .merge(web::router());
+    with_layers(routes, state)
 }
 
 /// The layers every HTTP request passes through, around `routes`.
@@ -114,6 +119,7 @@ mod tests {
             public_url: None,
             allowed_origins: Vec::new(),
             trust_proxy: false,
+            map: Default::default(),
         };
         let store = Store::connect(&url).await.unwrap();
         let state = AppState {

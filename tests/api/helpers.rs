@@ -139,6 +139,7 @@ impl TestApp {
             mode: Mode::Production,
             public_url: None,
             allowed_origins: Vec::new(),
+            map: Default::default(),
             trust_proxy: false,
         };
         configure(&mut config);

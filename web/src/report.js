@@ -1,0 +1,115 @@
+// Report: title, description, category, a photo scaled down in the browser, a place picked
+// on the map or from the device's location (or typed), and a radius.
+import { api } from "./api.js";
+import { h, showError, showNotice, CATEGORIES } from "./dom.js";
+import { L, createMap } from "./map.js";
+
+/** Photos are sent as JPEG no larger than this (the service accepts up to 5 MiB). */
+const MAX_PHOTO_BYTES = 1.5 * 1024 * 1024;
+const MAX_PHOTO_SIDE = 1600;
+
+export class Report {
+  constructor(state) {
+    this.state = state;
+    this.form = document.getElementById("report-form");
+    for (const cat of CATEGORIES) this.form.elements.cat.append(h("option", { value: cat }, cat));
+    this.form.addEventListener("submit", (event) => this.submit(event));
+    for (const name of ["lat", "lng", "radius"]) {
+      this.form.elements[name].addEventListener("input", () => this.drawPlace());
+    }
+    document.getElementById("use-location").addEventListener("click", () => this.locate());
+  }
+
+  show() {
+    const loggedIn = Boolean(this.state.user);
+    document.getElementById("report-login-hint").hidden = loggedIn;
+    this.form.querySelector("button[type=submit]").disabled = !loggedIn;
+    if (!this.map) {
+      this.map = createMap(document.getElementById("report-map"), this.state.config);
+      this.map.on("click", (event) => this.setPlace(event.latlng.lat, event.latlng.lng));
+    }
+    this.map.invalidateSize();
+  }
+
+  setPlace(lat, lng, radius) {
+    this.form.elements.lat.value = lat.toFixed(6);
+    this.form.elements.lng.value = lng.toFixed(6);
+    if (radius !== undefined) this.form.elements.radius.value = Math.min(100000, Math.round(radius));
+    this.drawPlace();
+  }
+
+  drawPlace() {
+    const lat = Number.parseFloat(this.form.elements.lat.value);
+    const lng = Number.parseFloat(this.form.elements.lng.value);
+    const radius = Number.parseFloat(this.form.elements.radius.value) || 0;
+    this.marker?.remove();
+    this.circle?.remove();
+    if (!Number.isFinite(lat) || !Number.isFinite(lng)) return;
+    this.marker = L.marker([lat, lng], { title: "Chosen place", alt: "Chosen place" }).addTo(this.map);
+    this.circle = L.circle([lat, lng], { radius, weight: 1 }).addTo(this.map);
+  }
+
+  locate() {
+    if (!navigator.geolocation) {
+      showError("This device cannot tell its location; pick the place on the map.");
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => {
+        this.setPlace(coords.latitude, coords.longitude, coords.accuracy);
+        this.map.setView([coords.latitude, coords.longitude], 17);
+      },
+      () => showError("Your location is not available; pick the place on the map."),
+      { enableHighAccuracy: true, timeout: 10000 },
+    );
+  }
+
+  async submit(event) {
+    event.preventDefault();
+    const f = this.form.elements;
+    const body = {
+      title: f.title.value,
+      desc: f.desc.value || null,
+      cat: f.cat.value || null,
+      lat: Number.parseFloat(f.lat.value),
+      lng: Number.parseFloat(f.lng.value),
+      radius: Number.parseFloat(f.radius.value) || 0,
+    };
+    try {
+      const file = f.photo.files[0];
+      if (file) body.imgData = await scaledPhoto(file);
+      const item = await api("POST", "/api/items", body);
+      this.form.reset();
+      this.drawPlace();
+      showNotice(`Thank you. “${item.title}” is reported and waits for review.`);
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+}
+
+/** The photo as a JPEG data URL, scaled down until it fits MAX_PHOTO_BYTES. */
+async function scaledPhoto(file) {
+  const url = URL.createObjectURL(file);
+  try {
+    const image = await new Promise((resolve, reject) => {
+      const img = new Image();
+      img.onload = () => resolve(img);
+      img.onerror = () => reject(new Error("That file is not a photo this browser can read."));
+      img.src = url;
+    });
+    let scale = Math.min(1, MAX_PHOTO_SIDE / Math.max(image.naturalWidth, image.naturalHeight));
+    for (;;) {
+      const canvas = h("canvas", {
+        width: Math.max(1, Math.round(image.naturalWidth * scale)),
+        height: Math.max(1, Math.round(image.naturalHeight * scale)),
+      });
+      canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+      const dataUrl = canvas.toDataURL("image/jpeg", 0.85);
+      if ((dataUrl.length * 3) / 4 <= MAX_PHOTO_BYTES) return dataUrl;
+      scale *= 0.75;
+    }
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
