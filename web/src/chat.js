@@ -1,7 +1,7 @@
 // The global chat: its history when opened, then live messages.
 import { nickFrom, prefillNick } from "./dom.js";
 import { entry } from "./item.js";
-import { socket, send } from "./socket.js";
+import { socket, sendMessage } from "./socket.js";
 
 export class Chat {
   constructor(state) {
@@ -32,10 +32,8 @@ export class Chat {
     socket.emit("chat:join", { nick: nickFrom(this.form.elements.nick, this.state.user) });
   }
 
-  async say(event) {
+  say(event) {
     event.preventDefault();
-    const text = this.form.elements.text;
-    const ack = await send("chat:send", { nick: nickFrom(this.form.elements.nick, this.state.user), text: text.value });
-    if (ack.ok) text.value = "";
+    sendMessage(this.form, this.state.user, "chat:send");
   }
 }

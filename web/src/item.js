@@ -1,7 +1,7 @@
 // The item view: every field, the photo, where it is kept, and its live thread.
 import { api } from "./api.js";
 import { h, showError, formatTime, nickFrom, prefillNick } from "./dom.js";
-import { socket, send } from "./socket.js";
+import { socket, sendMessage } from "./socket.js";
 
 export class ItemDialog {
   constructor(state) {
@@ -71,12 +71,9 @@ export class ItemDialog {
     if (location.hash.startsWith("#/browse/")) history.replaceState(null, "", "#/browse");
   }
 
-  async say(event) {
+  say(event) {
     event.preventDefault();
-    const text = this.form.elements.text;
-    const nick = nickFrom(this.form.elements.nick, this.state.user);
-    const ack = await send("thread:send", { itemId: this.itemId, nick, text: text.value });
-    if (ack.ok) text.value = "";
+    sendMessage(this.form, this.state.user, "thread:send", { itemId: this.itemId });
   }
 }
 

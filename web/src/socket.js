@@ -1,6 +1,6 @@
 // The one Socket.IO connection of the page (same origin, default transports).
 import { io } from "/vendor/socket.io-client/dist/socket.io.esm.min.js";
-import { showError } from "./dom.js";
+import { nickFrom, showError } from "./dom.js";
 
 export const socket = io();
 
@@ -20,4 +20,11 @@ export async function send(event, payload) {
     showError("The message could not be sent. Check your connection and try again.");
     return { ok: false };
   }
+}
+
+/** Sends what was typed in a Name / Message form as `event`; clears it once the server took it. */
+export async function sendMessage(form, user, event, fields = {}) {
+  const text = form.elements.text;
+  const ack = await send(event, { ...fields, nick: nickFrom(form.elements.nick, user), text: text.value });
+  if (ack.ok) text.value = "";
 }
