@@ -7,7 +7,7 @@ use super::{Fields, ValidationError, bounded_text};
 const MAX_NICK: usize = 50;
 const MAX_TEXT: usize = 2_000;
 /// The nick of a sender who gave none.
-pub const ANONYMOUS: &str = "Anonymous";
+const ANONYMOUS: &str = "Anonymous";
 
 /// `chat:send { nick, text }`
 #[derive(Debug, Clone, PartialEq)]

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 pub use fields::Fields;
 pub use image::check_image_data_url;
 pub use item::{ItemPatch, ItemStatus, NewItem};
-pub use message::{ANONYMOUS, ChatInput, ThreadInput, ThreadRef, check_join_payload};
+pub use message::{ChatInput, ThreadInput, ThreadRef, check_join_payload};
 pub use user::{DisplayName, Password, UserId};
 
 /// A rejected input: the message clients see and the field it concerns.

@@ -4,7 +4,7 @@ use super::ValidationError;
 
 const MAX_ID: usize = 64;
 const MAX_NAME: usize = 100;
-pub const MIN_PASSWORD: usize = 8;
+const MIN_PASSWORD: usize = 8;
 /// Bounds the hashing work one password can cause.
 const MAX_PASSWORD: usize = 1_024;
 

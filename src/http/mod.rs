@@ -34,7 +34,7 @@ use crate::{
     store::Store,
 };
 
-pub use current_user::{Viewer, session_from_cookies};
+pub use current_user::session_from_cookies;
 
 /// Largest request body accepted (a 5 MiB photo is about 6.7 MiB in base64).
 const BODY_LIMIT: usize = 8 * 1024 * 1024;

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Store, with_pool};
 
 /// How many messages a history holds: the latest ones, oldest first.
-pub const HISTORY_LEN: i64 = 200;
+const HISTORY_LEN: i64 = 200;
 
 /// `{ nick, text, ts }` as the events carry it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]

@@ -20,7 +20,7 @@ use sqlx::{
 };
 
 pub use items::Item;
-pub use messages::{HISTORY_LEN, Message};
+pub use messages::Message;
 pub use users::{User, UserRecord};
 
 /// How long a request waits for a database connection before it is answered 503.
