@@ -206,6 +206,26 @@ test("the global chat shows its history and live messages", async () => {
   noPageErrors(second);
 });
 
+test("the place can come from the device's location, and logging out ends the session", async () => {
+  const page = await open("/#/report");
+  await page.context().grantPermissions(["geolocation"]);
+  await page.context().setGeolocation({ latitude: 51.5231, longitude: -0.1312, accuracy: 35 });
+  await login(page, "bob", "bob-demo-pass");
+  const form = page.locator("#report-form");
+  await form.getByRole("button", { name: "Use my location" }).click();
+  await page.waitForFunction(() => document.querySelector("[name=lat]").value !== "");
+  assert.equal(await form.getByLabel("Latitude").inputValue(), "51.523100");
+  assert.equal(await form.getByLabel("Longitude").inputValue(), "-0.131200");
+  assert.equal(await form.getByLabel("Radius (m)").inputValue(), "35");
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByText("You are logged out.").waitFor();
+  assert.ok(await page.getByRole("button", { name: "Send report" }).isDisabled());
+  const me = await page.evaluate(async () => (await fetch("/api/me")).json());
+  assert.deepEqual(me, { user: null });
+  noPageErrors(page);
+});
+
 test("errors from the service are shown clearly", async () => {
   const page = await open("/");
   await page.getByLabel("User id").fill("alice");
