@@ -28,9 +28,8 @@ async function main() {
 function route() {
   const [, name = "browse", arg] = location.hash.split("/");
   const view = views[name] ? name : "browse";
-  for (const [key, section] of Object.entries(views)) {
+  for (const key of Object.keys(views)) {
     document.getElementById(`view-${key}`).hidden = key !== view;
-    section.active = key === view;
   }
   for (const link of document.querySelectorAll("nav a[data-view]")) {
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");

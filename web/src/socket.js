@@ -13,7 +13,7 @@ export function reconnect() {
 }
 
 /** Emits and resolves with the server's acknowledgement; failures are shown by the `error` event. */
-export async function send(event, payload) {
+async function send(event, payload) {
   try {
     return await socket.timeout(10_000).emitWithAck(event, payload);
   } catch {
