@@ -81,6 +81,13 @@ impl TestDb {
         };
         rows.unwrap_or_else(|e| panic!("{e}"))
     }
+
+    /// How many rows `table` holds.
+    pub async fn count(&self, table: &str) -> usize {
+        self.sql(&format!("SELECT CAST(COUNT(*) AS TEXT) FROM {table}")).await[0]
+            .parse()
+            .unwrap()
+    }
 }
 
 impl Drop for TestDb {
@@ -246,9 +253,7 @@ impl TestApp {
 
     /// How many sessions are stored.
     pub async fn session_count(&self) -> usize {
-        self.db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM sessions").await[0]
-            .parse()
-            .unwrap()
+        self.db.count("sessions").await
     }
 
     /// A client logged in as a new account.

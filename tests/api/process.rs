@@ -68,7 +68,7 @@ async fn demo_mode_seeds_an_empty_database_once() {
             "credentials printed for accounts not created: {stdout}"
         );
     }
-    assert_eq!(db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM users").await, ["3"]);
+    assert_eq!(db.count("users").await, 3);
 }
 
 #[tokio::test]

@@ -250,11 +250,11 @@ async fn deleting_an_item_deletes_its_thread() {
     client
         .call("thread:send", json!({ "itemId": item_id, "text": "soon gone" }))
         .await;
-    assert_eq!(count_rows(&app, "thread_messages").await, 1);
+    assert_eq!(app.db.count("thread_messages").await, 1);
 
     let admin = app.logged_in("admin", true).await;
     admin.delete(&format!("/api/items/{item_id}")).await;
-    assert_eq!(count_rows(&app, "thread_messages").await, 0);
+    assert_eq!(app.db.count("thread_messages").await, 0);
     let ack = client.call("thread:join", json!({ "itemId": item_id })).await;
     assert_eq!(ack, json!({ "ok": false, "error": "Item not found" }));
 }
@@ -290,10 +290,4 @@ async fn session_cookie(app: &TestApp, id: &str) -> String {
         .unwrap();
     let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
     set_cookie.split(';').next().unwrap().to_owned()
-}
-
-async fn count_rows(app: &TestApp, table: &str) -> i64 {
-    app.db.sql(&format!("SELECT CAST(COUNT(*) AS TEXT) FROM {table}")).await[0]
-        .parse()
-        .unwrap()
 }

@@ -11,12 +11,6 @@ use crate::{
     sio::{Sio, Transport},
 };
 
-async fn count_chat(app: &TestApp) -> usize {
-    app.db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM chat_messages").await[0]
-        .parse()
-        .unwrap()
-}
-
 #[tokio::test]
 async fn bad_payloads_get_an_error_event_and_an_ack_and_change_nothing() {
     let app = spawn_app().await;
@@ -53,7 +47,7 @@ async fn bad_payloads_get_an_error_event_and_an_ack_and_change_nothing() {
     assert_eq!(client.next("error").await, json!({ "message": "text is required" }));
 
     // Nothing stored or broadcast, and the connection still works.
-    assert_eq!(count_chat(&app).await, 0);
+    assert_eq!(app.db.count("chat_messages").await, 0);
     assert_eq!(
         client.call("chat:send", json!({ "text": "fine" })).await,
         json!({ "ok": true })
@@ -82,8 +76,7 @@ async fn unknown_items_are_refused_and_nothing_is_joined_or_stored() {
         assert_eq!(client.next("error").await, json!({ "message": "Item not found" }));
     }
     assert!(client.take_all("thread:history").await.is_empty());
-    let stored = app.db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM thread_messages").await;
-    assert_eq!(stored, ["0"]);
+    assert_eq!(app.db.count("thread_messages").await, 0);
 }
 
 #[tokio::test]
@@ -103,7 +96,7 @@ async fn a_flooding_client_is_throttled_without_slowing_anyone_else() {
         flooder.next("error").await,
         json!({ "message": "Too many messages, slow down" })
     );
-    assert_eq!(count_chat(&app).await, 60 - refused);
+    assert_eq!(app.db.count("chat_messages").await, 60 - refused);
     // Another client is not affected.
     assert_eq!(
         calm.call("chat:send", json!({ "text": "calm" })).await,
@@ -267,7 +260,7 @@ async fn a_client_that_stops_reading_does_not_stall_the_others() {
     for _ in 0..sent {
         receiver.next("chat:new").await;
     }
-    assert_eq!(count_chat(&app).await, sent);
+    assert_eq!(app.db.count("chat_messages").await, sent);
     drop(stalled);
 }
 
@@ -291,7 +284,7 @@ async fn oversized_packets_close_only_that_connection() {
     })
     .await;
     assert!(closed.is_ok(), "an oversized packet did not close the connection");
-    assert_eq!(count_chat(&app).await, 0);
+    assert_eq!(app.db.count("chat_messages").await, 0);
     let healthy = Sio::connect(&app, Transport::Websocket).await;
     assert_eq!(
         healthy.call("chat:send", json!({ "text": "still up" })).await,
