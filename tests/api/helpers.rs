@@ -208,10 +208,7 @@ impl TestApp {
 
     /// A new client with its own cookie jar.
     pub fn client(&self) -> TestClient {
-        TestClient {
-            http: reqwest::Client::builder().cookie_store(true).build().unwrap(),
-            base: format!("http://{}", self.addr),
-        }
+        TestClient::new(format!("http://{}", self.addr))
     }
 
     /// Creates an account whose password is `password-<id>`.
@@ -292,6 +289,14 @@ pub struct Answer {
 }
 
 impl TestClient {
+    /// A client with its own cookie jar, pointed at `base` (`http://host:port`).
+    pub fn new(base: String) -> Self {
+        Self {
+            http: reqwest::Client::builder().cookie_store(true).build().unwrap(),
+            base,
+        }
+    }
+
     /// Points the same cookie jar at another server (a restarted one, another node).
     pub fn at(&self, app: &TestApp) -> Self {
         Self {

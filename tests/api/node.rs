@@ -93,10 +93,7 @@ impl Server {
     }
 
     pub fn client(&self) -> TestClient {
-        TestClient {
-            http: reqwest::Client::builder().cookie_store(true).build().unwrap(),
-            base: self.url.clone(),
-        }
+        TestClient::new(self.url.clone())
     }
 
     /// Sends `signal` with kill(1) and waits for the process to end; returns how it ended
