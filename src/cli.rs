@@ -1,16 +1,18 @@
-//! `lostfound user add|passwd|list|remove`: account management from the command line.
+//! `lostfound user add|passwd|list|unlock|remove`: account management from the command line.
+//! Every command says which database it used.
 
 use std::io::{BufRead, IsTerminal};
 
 use anyhow::{Context, bail};
 
 use crate::{
-    auth::{Passwords, add_user, set_password},
+    auth::{Passwords, add_user, set_password, unlock},
     config::UserCommand,
     store::Store,
 };
 
 pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
+    let database = store.name();
     match command {
         UserCommand::Add {
             id,
@@ -21,18 +23,19 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             let password = read_password(password_stdin, true)?;
             let user = add_user(store, &Passwords::new().await?, &id, &name, admin, &password).await?;
             let role = if user.is_admin { "administrator" } else { "user" };
-            println!("added {role} '{}' ({})", user.id, user.name);
+            println!("added {role} '{}' ({}) to {database}", user.id, user.name);
         }
         UserCommand::Passwd { id, password_stdin } => {
-            if store.user_record(&id).await?.is_none() {
-                bail!("no user '{id}'");
+            if store.user(&id).await?.is_none() {
+                bail!("no user '{id}' in {database}");
             }
             let password = read_password(password_stdin, true)?;
             set_password(store, &Passwords::new().await?, &id, &password).await?;
-            println!("password changed for '{id}'; their sessions have ended");
+            println!("password changed for '{id}' in {database}; their sessions have ended");
         }
         UserCommand::List => {
             let users = store.list_users().await?;
+            println!("Accounts in {database}:");
             println!("{:<24} {:<6} NAME", "ID", "ADMIN");
             for user in users {
                 println!(
@@ -43,11 +46,18 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
                 );
             }
         }
+        UserCommand::Unlock { id } => {
+            if store.user(&id).await?.is_none() {
+                bail!("no user '{id}' in {database}");
+            }
+            let cleared = unlock(store, &id).await?;
+            println!("unlocked '{id}' in {database}: {cleared} failed-login counts forgotten");
+        }
         UserCommand::Remove { id } => {
             if !store.remove_user(&id).await? {
-                bail!("no user '{id}'");
+                bail!("no user '{id}' in {database}");
             }
-            println!("removed '{id}' and ended their sessions");
+            println!("removed '{id}' from {database} and ended their sessions");
         }
     }
     Ok(())

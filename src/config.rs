@@ -1,19 +1,13 @@
-//! Command-line flags and environment variables, parsed by clap into one `Config`.
+//! The command line. Each setting is declared once, as a clap flag with its environment
+//! variable and default: [`Config`] *is* the `serve` command's arguments.
 
 use std::net::SocketAddr;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-
-/// `DATABASE_URL` when none is given: a SQLite file in the working directory.
-pub const DEFAULT_DATABASE_URL: &str = "sqlite://lostfound.db";
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(name = "lostfound", version, about = "Lost-item reporting service")]
 pub struct Cli {
-    /// Database: `sqlite://PATH` (created on first start) or `postgres://...`.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, global = true)]
-    pub database_url: String,
-
     #[command(subcommand)]
     pub command: Command,
 }
@@ -21,14 +15,30 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP and real-time server.
-    Serve(ServeArgs),
+    Serve(Config),
     /// Manage user accounts.
-    #[command(subcommand)]
-    User(UserCommand),
+    User(UserArgs),
 }
 
-#[derive(Debug, Args)]
-pub struct ServeArgs {
+/// Where the data lives; shared by every command.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// Database: `sqlite://PATH` (created on first start) or `postgres://USER@HOST:PORT/DB`.
+    #[arg(
+        long = "database-url",
+        env = "DATABASE_URL",
+        default_value = "sqlite://lostfound.db",
+        global = true
+    )]
+    pub url: String,
+}
+
+/// Everything `App::build` needs: the `serve` command's flags and environment variables.
+#[derive(Debug, Clone, Parser)]
+pub struct Config {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
     /// Address and port to listen on.
     #[arg(long, env = "LOSTFOUND_BIND", default_value = "127.0.0.1:3000")]
     pub bind: SocketAddr,
@@ -39,7 +49,7 @@ pub struct ServeArgs {
 
     /// The URL people reach the service at, e.g. `https://lost.example.edu`.
     /// An `https` URL makes the session cookie `Secure`.
-    #[arg(long, env = "LOSTFOUND_PUBLIC_URL")]
+    #[arg(long, env = "LOSTFOUND_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
 
     /// Redis shared by several nodes (e.g. `redis://127.0.0.1:6379`): real-time messages
@@ -59,9 +69,126 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub map: MapConfig,
 
+    #[command(flatten)]
+    pub limits: LimitsConfig,
+
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
     pub demo: bool,
+}
+
+impl Config {
+    /// The defaults, on `database_url` and a free port, with no environment variable read:
+    /// tests start from here and change what they need.
+    pub fn for_tests(database_url: &str) -> Self {
+        let command = Self::command().mut_args(|arg| arg.env(None));
+        let matches = command.get_matches_from(["lostfound", "--bind", "127.0.0.1:0", "--database-url", database_url]);
+        Self::from_arg_matches(&matches).expect("the defaults are valid")
+    }
+
+    /// Cookies are `Secure` when the service is published over HTTPS.
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|url| url.to_ascii_lowercase().starts_with("https://"))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    Production,
+    Development,
+}
+
+/// What the web app's maps show.
+#[derive(Debug, Clone, Args)]
+pub struct MapConfig {
+    /// Map tiles, as a Leaflet URL template.
+    #[arg(
+        long,
+        env = "LOSTFOUND_TILE_URL",
+        default_value = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    )]
+    pub tile_url: String,
+
+    /// The tiles' attribution (HTML), shown on the map.
+    #[arg(
+        long,
+        env = "LOSTFOUND_TILE_ATTRIBUTION",
+        default_value = "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors"
+    )]
+    pub tile_attribution: String,
+
+    /// Where the maps open: `LAT,LNG`.
+    #[arg(long, env = "LOSTFOUND_MAP_CENTER", default_value = "51.5246,-0.1340", value_parser = parse_center)]
+    pub map_center: (f64, f64),
+
+    /// The zoom level the maps open at (0-19).
+    #[arg(long, env = "LOSTFOUND_MAP_ZOOM", default_value_t = 16, value_parser = clap::value_parser!(u8).range(0..=19))]
+    pub map_zoom: u8,
+}
+
+/// What no client may exceed. A value of 0 turns that limit off.
+#[derive(Debug, Clone, Args)]
+pub struct LimitsConfig {
+    /// Open connections at most, in total; over it, new connections are closed at once.
+    #[arg(long, env = "LOSTFOUND_MAX_CONNECTIONS", default_value_t = 25_000)]
+    pub max_connections: usize,
+
+    /// Open connections at most from one client address (an IPv6 /64; the forwarded address
+    /// with `--trust-proxy`).
+    #[arg(long, env = "LOSTFOUND_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 1_000)]
+    pub max_connections_per_address: usize,
+
+    /// Seconds a client has to send a request's headers.
+    #[arg(long, env = "LOSTFOUND_HEADER_TIMEOUT", default_value_t = 10)]
+    pub header_timeout: u64,
+
+    /// Seconds an idle keep-alive connection is kept open.
+    #[arg(long, env = "LOSTFOUND_IDLE_TIMEOUT", default_value_t = 60)]
+    pub idle_timeout: u64,
+
+    /// Seconds a client may take no bytes of a response before it is disconnected.
+    #[arg(long, env = "LOSTFOUND_WRITE_TIMEOUT", default_value_t = 30)]
+    pub write_timeout: u64,
+
+    /// Seconds in-flight requests get to finish on SIGTERM before every connection is closed.
+    #[arg(long, env = "LOSTFOUND_SHUTDOWN_TIMEOUT", default_value_t = 10)]
+    pub shutdown_timeout: u64,
+
+    /// Real-time messages a second from one connection (bursts of four times as many).
+    #[arg(long, env = "LOSTFOUND_CONNECTION_MESSAGE_RATE", default_value_t = 5)]
+    pub connection_message_rate: u32,
+
+    /// Real-time messages a second from one client address, or one account when logged in
+    /// (bursts of three times as many), besides the limit per connection.
+    #[arg(long, env = "LOSTFOUND_ADDRESS_MESSAGE_RATE", default_value_t = 10)]
+    pub address_message_rate: u32,
+
+    /// Bytes of real-time events a client may leave unread before it is disconnected.
+    #[arg(long, env = "LOSTFOUND_MAX_UNSENT_BYTES", default_value_t = 1 << 20)]
+    pub max_unsent_bytes: u64,
+
+    /// Bytes a history (`chat:history`, `thread:history`) carries at most: the latest
+    /// messages that fit, of the latest 200.
+    #[arg(long, env = "LOSTFOUND_HISTORY_BYTES", default_value_t = 512 << 10)]
+    pub history_bytes: usize,
+}
+
+impl LimitsConfig {
+    /// Seconds as a duration; 0 is no limit.
+    pub fn seconds(value: u64) -> Option<std::time::Duration> {
+        (value > 0).then(|| std::time::Duration::from_secs(value))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct UserArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    #[command(subcommand)]
+    pub command: UserCommand,
 }
 
 #[derive(Debug, Subcommand)]
@@ -85,45 +212,10 @@ pub enum UserCommand {
     },
     /// List all accounts.
     List,
+    /// Forget the failed logins counted against an account, from every address.
+    Unlock { id: String },
     /// Delete an account and end its sessions.
     Remove { id: String },
-}
-
-const DEFAULT_TILE_URL: &str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
-const DEFAULT_TILE_ATTRIBUTION: &str =
-    "&copy; <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors";
-const DEFAULT_MAP_CENTER: (f64, f64) = (51.5246, -0.1340);
-const DEFAULT_MAP_ZOOM: u8 = 16;
-
-/// What the web app's maps show.
-#[derive(Debug, Clone, Args)]
-pub struct MapConfig {
-    /// Map tiles, as a Leaflet URL template.
-    #[arg(long, env = "LOSTFOUND_TILE_URL", default_value = DEFAULT_TILE_URL)]
-    pub tile_url: String,
-
-    /// The tiles' attribution (HTML), shown on the map.
-    #[arg(long, env = "LOSTFOUND_TILE_ATTRIBUTION", default_value = DEFAULT_TILE_ATTRIBUTION)]
-    pub tile_attribution: String,
-
-    /// Where the maps open: `LAT,LNG`.
-    #[arg(long, env = "LOSTFOUND_MAP_CENTER", default_value = "51.5246,-0.1340", value_parser = parse_center)]
-    pub map_center: (f64, f64),
-
-    /// The zoom level the maps open at (0-19).
-    #[arg(long, env = "LOSTFOUND_MAP_ZOOM", default_value_t = DEFAULT_MAP_ZOOM, value_parser = clap::value_parser!(u8).range(0..=19))]
-    pub map_zoom: u8,
-}
-
-impl Default for MapConfig {
-    fn default() -> Self {
-        Self {
-            tile_url: DEFAULT_TILE_URL.to_owned(),
-            tile_attribution: DEFAULT_TILE_ATTRIBUTION.to_owned(),
-            map_center: DEFAULT_MAP_CENTER,
-            map_zoom: DEFAULT_MAP_ZOOM,
-        }
-    }
 }
 
 fn parse_center(value: &str) -> Result<(f64, f64), String> {
@@ -136,44 +228,16 @@ fn parse_center(value: &str) -> Result<(f64, f64), String> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
-    Production,
-    Development,
-}
-
-/// Everything `App::build` needs; tests construct it directly.
-#[derive(Debug, Clone)]
-pub struct Config {
-    pub bind: SocketAddr,
-    pub database_url: String,
-    pub redis_url: Option<String>,
-    pub mode: Mode,
-    pub public_url: Option<String>,
-    pub allowed_origins: Vec<String>,
-    pub trust_proxy: bool,
-    pub map: MapConfig,
-}
-
-impl Config {
-    pub fn from_args(database_url: String, args: &ServeArgs) -> Self {
-        Self {
-            bind: args.bind,
-            database_url,
-            redis_url: args.redis_url.clone(),
-            mode: args.mode,
-            public_url: args.public_url.clone(),
-            allowed_origins: args.allowed_origins.clone(),
-            trust_proxy: args.trust_proxy,
-            map: args.map.clone(),
-        }
-    }
-
-    /// Cookies are `Secure` when the service is published over HTTPS.
-    pub fn secure_cookies(&self) -> bool {
-        self.public_url
-            .as_deref()
-            .is_some_and(|url| url.to_ascii_lowercase().starts_with("https://"))
+/// An `http://` or `https://` URL with a host; kept as given.
+fn parse_public_url(value: &str) -> Result<String, String> {
+    let lower = value.trim().to_ascii_lowercase();
+    let host = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+        .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or(""));
+    match host {
+        Some(host) if !host.is_empty() => Ok(value.trim().to_owned()),
+        _ => Err("expected the URL people open, with its scheme, e.g. https://lost.example.edu".into()),
     }
 }
 
@@ -182,23 +246,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn map_defaults_match_the_flags() {
-        let cli = Cli::parse_from(["lostfound", "serve"]);
-        let Command::Serve(args) = cli.command else {
-            unreachable!()
-        };
-        let (flags, default) = (args.map, MapConfig::default());
-        assert_eq!(
-            (flags.tile_url, flags.map_center, flags.map_zoom),
-            (default.tile_url, default.map_center, default.map_zoom)
-        );
-    }
-
-    #[test]
     fn map_centres_are_checked() {
         assert_eq!(parse_center(" 48.85 , 2.35 "), Ok((48.85, 2.35)));
         assert!(parse_center("91,0").is_err());
         assert!(parse_center("0").is_err());
         assert!(parse_center("a,b").is_err());
+    }
+
+    #[test]
+    fn public_urls_need_a_scheme_and_a_host() {
+        assert_eq!(
+            parse_public_url("https://lost.example.edu/").as_deref(),
+            Ok("https://lost.example.edu/")
+        );
+        assert!(parse_public_url("HTTP://localhost:3000").is_ok());
+        for bad in [
+            "lost.example.edu",
+            "https://",
+            "ftp://lost.example.edu",
+            "//lost.example.edu",
+        ] {
+            assert!(parse_public_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn test_configuration_has_the_declared_defaults() {
+        let config = Config::for_tests("sqlite://x.db");
+        assert_eq!((config.database.url.as_str(), config.bind.port()), ("sqlite://x.db", 0));
+        assert_eq!((config.map.map_center, config.map.map_zoom), ((51.5246, -0.1340), 16));
+        assert_eq!(
+            (config.mode, config.public_url, config.demo),
+            (Mode::Production, None, false)
+        );
     }
 }

@@ -14,7 +14,11 @@ use axum::{
 };
 use serde_json::json;
 
-use crate::{config::Mode, domain::ValidationError};
+use crate::{
+    config::Mode,
+    domain::{ItemNotFound, ValidationError},
+    store::StoreError,
+};
 
 pub type Result<T, E = AppError> = std::result::Result<T, E>;
 
@@ -29,6 +33,8 @@ pub enum AppError {
     Unauthenticated(&'static str),
     #[error("Admin privileges required")]
     Forbidden,
+    #[error("Cross-site request refused")]
+    CrossSite,
     #[error("{0}")]
     NotFound(&'static str),
     #[error("Request body too large")]
@@ -53,7 +59,7 @@ impl AppError {
         match self {
             Self::Validation { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthenticated(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden => StatusCode::FORBIDDEN,
+            Self::Forbidden | Self::CrossSite => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -64,11 +70,7 @@ impl AppError {
 
     fn report(&self) -> ErrorReport {
         let stack = match self {
-            Self::Unavailable(cause) | Self::Internal(cause) => cause
-                .chain()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\ncaused by: "),
+            Self::Unavailable(cause) | Self::Internal(cause) => describe(cause.as_ref()).join("\ncaused by: "),
             _ => format!("{}: {self}", name_of(self.status())),
         };
         ErrorReport {
@@ -92,26 +94,19 @@ impl From<ValidationError> for AppError {
     }
 }
 
-impl From<sqlx::Error> for AppError {
+impl From<ItemNotFound> for AppError {
+    fn from(_: ItemNotFound) -> Self {
+        Self::NotFound(ItemNotFound::MESSAGE)
+    }
+}
+
+impl From<StoreError> for AppError {
     /// A database that cannot be reached (or is busy) is a 503 the client may retry;
     /// anything else is a 500.
-    fn from(err: sqlx::Error) -> Self {
-        let unavailable = match &err {
-            sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-            | sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::WorkerCrashed => true,
-            // SQLITE_BUSY / SQLITE_LOCKED, and PostgreSQL's connection and shutdown classes.
-            sqlx::Error::Database(db) => db.code().is_some_and(|code| {
-                matches!(code.as_ref(), "5" | "6" | "517") || code.starts_with("08") || code.starts_with("57P")
-            }),
-            _ => false,
-        };
-        if unavailable {
-            Self::Unavailable(err.into())
-        } else {
-            Self::Internal(err.into())
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Unavailable(_) => Self::Unavailable(err.into()),
+            StoreError::Conflict(_) | StoreError::Other(_) => Self::Internal(err.into()),
         }
     }
 }
@@ -195,5 +190,40 @@ fn name_of(status: StatusCode) -> &'static str {
         StatusCode::SERVICE_UNAVAILABLE => "UnavailableError",
         s if s.is_server_error() => "InternalError",
         _ => "RequestError",
+    }
+}
+
+/// An error and its causes, one line each, leaving out a cause whose text the line before
+/// already says (many errors repeat their source in their own message).
+pub fn describe(err: &(dyn std::error::Error + 'static)) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut next = Some(err);
+    while let Some(err) = next {
+        let text = err.to_string();
+        if !lines.last().is_some_and(|last| last.contains(&text)) {
+            lines.push(text);
+        }
+        next = err.source();
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use anyhow::Context;
+
+    use super::*;
+
+    #[test]
+    fn causes_are_listed_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "Connection refused");
+        let err = Err::<(), _>(io)
+            .context("cannot reach it: Connection refused")
+            .context("cannot start")
+            .unwrap_err();
+        assert_eq!(
+            describe(err.as_ref()),
+            ["cannot start", "cannot reach it: Connection refused"]
+        );
     }
 }

@@ -2,37 +2,40 @@
 //!
 //! `App::build` opens the store and binds the listener (port 0 in tests); `App::run`
 //! serves until the shutdown future resolves, then lets in-flight requests finish.
+//! `docs/architecture.md` describes the modules and how data flows through them.
 
 pub mod auth;
+pub mod cache;
 pub mod cli;
 pub mod config;
+pub mod cpu;
 pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod net;
 pub mod origins;
 pub mod realtime;
+pub mod server;
+pub mod state;
 pub mod store;
 pub mod time;
 
-use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
+use std::{future::Future, net::SocketAddr, time::Duration};
 
 use anyhow::Context;
 use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::{
-    auth::{LoginThrottle, Passwords, SESSION_IDLE_MS},
-    config::Config,
-    http::AppState,
-    origins::AllowedOrigins,
-    store::Store,
+    config::{Config, LimitsConfig},
+    error::describe,
+    state::AppState,
+    store::{Create, Store},
 };
 
 /// How often expired sessions and throttle windows are purged.
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(600);
-/// Throttle rows older than this are no longer in any window.
-const THROTTLE_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 
 pub struct App {
     listener: TcpListener,
@@ -45,7 +48,14 @@ impl App {
     /// Opens (and migrates) the database, connects to Redis when configured, and binds the
     /// listening socket.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
-        let store = Store::connect(&config.database_url).await?;
+        let store = Store::connect(&config.database.url, Create::IfMissing).await?;
+        let converted = store
+            .convert_legacy_rows()
+            .await
+            .context("cannot convert the items stored by an earlier release")?;
+        if converted > 0 {
+            tracing::info!(items = converted, "converted items stored by an earlier release");
+        }
         let (redis, redis_health) = match &config.redis_url {
             Some(url) => {
                 let (adapter, health) = realtime::redis::connect(url).await?;
@@ -56,14 +66,7 @@ impl App {
         let listener = TcpListener::bind(config.bind)
             .await
             .with_context(|| format!("cannot listen on {}", config.bind))?;
-        let state = AppState {
-            throttle: LoginThrottle::new(store.clone()),
-            origins: AllowedOrigins::from_config(&config),
-            passwords: Passwords::new().await?,
-            redis: redis_health,
-            store,
-            config: Arc::new(config),
-        };
+        let state = AppState::new(config, store, redis_health).await?;
         let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
         let router = router.layer(http::cors(state.origins.clone()));
         Ok(Self {
@@ -78,44 +81,94 @@ impl App {
         self.listener.local_addr().expect("a bound listener has an address")
     }
 
-    pub fn store(&self) -> &Store {
-        &self.state.store
-    }
-
-    pub fn passwords(&self) -> &Passwords {
-        &self.state.passwords
+    pub fn state(&self) -> &AppState {
+        &self.state
     }
 
     /// Serves until `shutdown` resolves, waits for in-flight requests, then closes the database.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let store = self.state.store.clone();
-        let maintenance = tokio::spawn(purge_expired_periodically(store.clone()));
+        let maintenance = tokio::spawn(purge_expired_periodically(self.state.clone()));
         let realtime = self.realtime;
         // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
         let shutdown = async move {
             shutdown.await;
             realtime.close().await;
         };
-        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
-        let served = axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown)
-            .await;
+        let open_files = raise_file_limit();
+        let served = server::serve(
+            self.listener,
+            self.router,
+            limits(&self.state.config, open_files),
+            shutdown,
+        )
+        .await;
         maintenance.abort();
-        store.close().await;
+        self.state.store.close().await;
         served.context("server error")
     }
 }
 
-async fn purge_expired_periodically(store: Store) {
+/// Files the process keeps open besides its connections: the database, the listener, logs.
+const FILES_BESIDES_CONNECTIONS: u64 = 256;
+
+/// The connection limits `config` sets, the total cap lowered to fit `open_files` (the
+/// process's limit on open files, if known): otherwise the files would run out before the
+/// cap is reached, and then no one is served.
+fn limits(config: &Config, open_files: Option<u64>) -> server::Limits {
+    let limits = &config.limits;
+    let fits = open_files.map(|files| files.saturating_sub(FILES_BESIDES_CONNECTIONS).max(1) as usize);
+    let max_connections = match (limits.max_connections, fits) {
+        (configured, Some(fits)) if configured == 0 || configured > fits => {
+            tracing::warn!(
+                configured,
+                open_files,
+                cap = fits,
+                "the open files limit is below the connection cap: the cap is lowered to fit"
+            );
+            fits
+        }
+        (configured, _) => configured,
+    };
+    server::Limits {
+        deadlines: server::Deadlines {
+            header: LimitsConfig::seconds(limits.header_timeout),
+            idle: LimitsConfig::seconds(limits.idle_timeout),
+            write: LimitsConfig::seconds(limits.write_timeout),
+        },
+        shutdown: LimitsConfig::seconds(limits.shutdown_timeout).unwrap_or(Duration::MAX),
+        max_connections,
+        max_connections_per_address: limits.max_connections_per_address,
+        trust_proxy: config.trust_proxy,
+    }
+}
+
+/// Raises the soft limit on open files to the hard one (every connection is a file); returns
+/// the limit now in force, if it could be read.
+fn raise_file_limit() -> Option<u64> {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => {
+            tracing::debug!(limit, "open files limit");
+            Some(limit)
+        }
+        Err(err) => {
+            tracing::warn!(error = %err, "could not raise the open files limit");
+            rlimit::getrlimit(rlimit::Resource::NOFILE).ok().map(|(soft, _)| soft)
+        }
+    }
+}
+
+async fn purge_expired_periodically(state: AppState) {
     let mut ticks = tokio::time::interval(MAINTENANCE_INTERVAL);
     loop {
         ticks.tick().await;
-        let now = time::now_ms();
-        if let Err(err) = store
-            .purge_expired(now - SESSION_IDLE_MS, now - THROTTLE_RETENTION_MS)
-            .await
-        {
-            tracing::warn!(error = %err, "could not purge expired sessions");
+        if let Err(err) = state.sessions.purge().await {
+            tracing::warn!(error = describe(&err).join(": "), "could not purge expired sessions");
+        }
+        if let Err(err) = state.throttle.purge().await {
+            tracing::warn!(
+                error = describe(&err).join(": "),
+                "could not purge old login throttle windows"
+            );
         }
     }
 }

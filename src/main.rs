@@ -1,43 +1,87 @@
-use std::io::IsTerminal;
+use std::{io::IsTerminal, process::ExitCode};
 
 use clap::Parser;
 use lostfound::{
     App,
-    config::{Cli, Command, Config},
+    config::{Cli, Command, Config, UserCommand},
     demo,
-    store::Store,
+    error::describe,
+    store::{Create, Store},
 };
 use tracing_subscriber::EnvFilter;
 
+/// jemalloc gives memory back after a spike (ten password hashes of 19 MiB each, a burst of
+/// big lists): measured after 20 logins, RSS 16 → 55 → 17 MB five seconds later, where the
+/// system allocator stayed at 243 MB and mimalloc at 66 MB.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Lines are written by a thread of their own, off the request path; when it falls behind,
+    // requests wait for it rather than lines being lost. The guard flushes them at exit.
+    let (log, _flush_at_exit) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .finish(std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
-        .with_writer(std::io::stderr)
+        .with_writer(log)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    match cli.command {
-        Command::Serve(args) => {
-            let app = App::build(Config::from_args(cli.database_url, &args)).await?;
-            if args.demo {
-                print_demo(&app).await?;
+    let result = match cli.command {
+        Command::Serve(config) => serve(config).await,
+        Command::User(args) => {
+            // Only `add` may create the database: the others, run from the wrong directory,
+            // would otherwise leave an empty one behind and report that nothing is there.
+            let create = match args.command {
+                UserCommand::Add { .. } => Create::IfMissing,
+                _ => Create::Never,
+            };
+            match Store::connect(&args.database.url, create).await {
+                Ok(store) => {
+                    let result = lostfound::cli::run(&store, args.command).await;
+                    store.close().await;
+                    result
+                }
+                Err(err) => Err(err),
             }
-            tracing::info!("lostfound listening on http://{}", app.local_addr());
-            app.run(lostfound::shutdown_signal()).await
         }
-        Command::User(command) => {
-            let store = Store::connect(&cli.database_url).await?;
-            let result = lostfound::cli::run(&store, command).await;
-            store.close().await;
-            result
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // The message and its causes once each; a backtrace only when asked for.
+            eprintln!("error: {}", describe(err.as_ref()).join(": "));
+            if err.backtrace().status() == std::backtrace::BacktraceStatus::Captured {
+                eprintln!("{}", err.backtrace());
+            }
+            ExitCode::FAILURE
         }
     }
 }
 
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let demo = config.demo;
+    let app = App::build(config).await?;
+    let store = &app.state().store;
+    tracing::info!("using {}", store.name());
+    if demo {
+        print_demo(&app).await?;
+    } else if store.has_no_users().await? {
+        tracing::warn!(
+            "there are no accounts yet: create the first administrator with \
+             `lostfound user add ID --name NAME --admin` (with the same DATABASE_URL)"
+        );
+    }
+    tracing::info!("lostfound listening on http://{}", app.local_addr());
+    app.run(lostfound::shutdown_signal()).await
+}
+
 /// Demo credentials go to standard output for the person starting it, never to the logs.
 async fn print_demo(app: &App) -> anyhow::Result<()> {
-    if demo::seed(app.store(), app.passwords()).await? {
+    let state = app.state();
+    if demo::seed(&state.store, &state.passwords).await? {
         println!("Demo data loaded. Accounts (id / password):");
         for (id, name, admin, password) in demo::DEMO_ACCOUNTS {
             let role = if admin { "administrator" } else { "user" };

@@ -29,7 +29,8 @@ mod tests {
     }
 
     #[test]
-    fn now_is_after_2025() {
-        assert!(now_ms() > 1_735_689_600_000);
+    fn times_beyond_the_calendar_fall_back_to_the_epoch() {
+        assert_eq!(format_ms(i64::MAX), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_ms(-1), "1969-12-31T23:59:59.999Z");
     }
 }

@@ -1,12 +1,12 @@
 //! Account operations shared by the command line, the demo data and the tests.
 
 use crate::{
-    domain::{DisplayName, Password, UserId, ValidationError},
-    store::{Store, User},
+    domain::{DisplayName, Password, User, UserId, ValidationError},
+    store::{Store, StoreError},
     time::now_ms,
 };
 
-use super::Passwords;
+use super::{Passwords, unlock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -17,7 +17,7 @@ pub enum AccountError {
     #[error("no user '{0}'")]
     NotFound(String),
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
+    Store(#[from] StoreError),
     #[error(transparent)]
     Other(#[from] anyhow::Error),
 }
@@ -39,17 +39,18 @@ pub async fn add_user(
         is_admin,
     };
     match store.insert_user(&user, &hash, now_ms()).await {
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(AccountError::Exists(user.id)),
+        Err(StoreError::Conflict(_)) => Err(AccountError::Exists(user.id)),
         other => Ok(other.map(|()| user)?),
     }
 }
 
-/// Sets a new password and ends the user's sessions.
+/// Sets a new password, ends the user's sessions and forgets the failed logins counted
+/// against the account.
 pub async fn set_password(store: &Store, passwords: &Passwords, id: &str, password: &str) -> Result<(), AccountError> {
     let hash = passwords.hash(Password::parse(password)?).await?;
-    if store.set_password_hash(id, &hash).await? {
-        Ok(())
-    } else {
-        Err(AccountError::NotFound(id.to_owned()))
+    if !store.set_password_hash(id, &hash).await? {
+        return Err(AccountError::NotFound(id.to_owned()));
     }
+    unlock(store, id).await?;
+    Ok(())
 }

@@ -1,93 +1,207 @@
-//! Login throttling: attempts per account and per client address in fixed windows,
-//! counted in the database so every node shares them and concurrent attempts all count.
+//! Login throttling that cannot be turned against the person it protects.
+//!
+//! Attempts are counted before the password is checked (so parallel guesses count too), in
+//! the database (so every node shares the counts), in fixed windows:
+//! - per account and client address: after [`PER_PAIR`] in a window, that address may not
+//!   try that account again until the window ends (429) — other addresses are unaffected;
+//! - per client address: after [`PER_ADDRESS`], that address may try no account;
+//! - per account, over every address: after [`FREE_PER_ACCOUNT`], attempts take turns,
+//!   spaced further apart the more there were — a delay, never a refusal of the right
+//!   password from another address, which bounds guessing one account from many addresses.
+//!
+//! A browser that logged in to an account before carries a device cookie for it
+//! (OWASP's "device cookies"): its attempts on that account are counted per device only,
+//! so neither a shared address nor an attack on the account keeps it out.
 
-use std::net::IpAddr;
+use std::{net::IpAddr, time::Duration};
 
-use super::token_hash;
-use crate::store::Store;
+use axum::http::{HeaderMap, HeaderValue};
+use cookie::{Cookie, SameSite};
+
+use super::token::{Token, cookie_value, token_hash};
+use crate::{
+    net::AddressKey,
+    store::{Store, StoreError},
+    time::now_ms,
+};
 
 const WINDOW_MS: i64 = 15 * 60 * 1000;
-/// Failed logins allowed per account id in a window.
-const PER_ACCOUNT: i64 = 5;
-/// Failed logins allowed per client address (an IPv6 /64) in a window.
+/// Attempts allowed per account from one address in a window.
+const PER_PAIR: i64 = 5;
+/// Attempts allowed from one address (an IPv6 /64) in a window, whatever the account.
 const PER_ADDRESS: i64 = 50;
+/// Attempts on one account in a window before they must take turns.
+const FREE_PER_ACCOUNT: i64 = 5;
+/// The first spacing of turns; it doubles with each attempt, up to [`MAX_SPACING_MS`].
+const FIRST_SPACING_MS: i64 = 250;
+const MAX_SPACING_MS: i64 = 30_000;
+/// Longest an attempt waits for its turn; a later turn is refused with `Retry-After`.
+const MAX_WAIT_MS: i64 = 10_000;
+/// Attempts allowed from one trusted device in a window.
+const PER_DEVICE: i64 = 10;
+/// Windows and turns older than this are over; they are purged.
+const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+/// The device cookie, and how long a device stays trusted without logging in.
+const DEVICE_COOKIE: &str = "lf_device";
+const DEVICE_LIFETIME_MS: i64 = 365 * 24 * 60 * 60 * 1000;
 
 #[derive(Clone)]
 pub struct LoginThrottle {
     store: Store,
+    secure_cookies: bool,
 }
 
-/// The keys one login attempt was counted under.
-pub struct AttemptKeys {
-    account: String,
-    address: String,
+/// One admitted attempt, and what it was counted under.
+pub struct Attempt {
+    /// The keys to clear when it succeeds, and the one to take back.
+    clear: Vec<String>,
+    uncount: Option<String>,
+    trusted: bool,
 }
 
 pub enum ThrottleDecision {
-    Allowed(AttemptKeys),
+    Allowed(Attempt),
     Refused { retry_after_secs: u64 },
 }
 
+/// Forgets every failed attempt counted against an account, from any address (`lostfound
+/// user unlock`, a new password); returns how many counts there were.
+pub async fn unlock(store: &Store, account_id: &str) -> Result<u64, StoreError> {
+    store.clear_account_attempts(&token_hash(account_id)).await
+}
+
 impl LoginThrottle {
-    pub fn new(store: Store) -> Self {
-        Self { store }
+    pub fn new(store: Store, secure_cookies: bool) -> Self {
+        Self { store, secure_cookies }
     }
 
-    /// Counts an attempt before the password is checked, and refuses it once either the
-    /// account or the address has used up its window.
-    pub async fn admit(&self, account_id: &str, addr: IpAddr, now: i64) -> Result<ThrottleDecision, sqlx::Error> {
+    /// Counts an attempt to log in to `account_id` from `addr` (with the request's device
+    /// cookie, if any), and decides whether its password may be checked. May wait for the
+    /// account's turn.
+    pub async fn admit(
+        &self,
+        account_id: &str,
+        addr: IpAddr,
+        headers: &HeaderMap,
+    ) -> Result<ThrottleDecision, StoreError> {
         // Hashed so that any id, however long or odd, makes a short, safe key.
-        let keys = AttemptKeys {
-            account: format!("acct:{}", token_hash(account_id)),
-            address: format!("addr:{}", address_key(addr)),
-        };
-        let cutoff = now - WINDOW_MS;
-        let mut retry_after_ms = 0;
-        for (key, limit) in [(&keys.account, PER_ACCOUNT), (&keys.address, PER_ADDRESS)] {
-            let (attempts, window_start) = self.store.count_login_attempt(key, now, cutoff).await?;
-            if attempts > limit {
-                retry_after_ms = retry_after_ms.max(window_start + WINDOW_MS - now);
+        let account = token_hash(account_id);
+        let now = now_ms();
+        if let Some(device) = self.trusted_device(headers, account_id, now).await? {
+            let key = format!("dev:{device}");
+            if let Some(refused) = self.count(&key, None, PER_DEVICE, now).await? {
+                return Ok(refused);
             }
+            return Ok(ThrottleDecision::Allowed(Attempt {
+                clear: vec![key, format!("acct:{account}")],
+                uncount: None,
+                trusted: true,
+            }));
         }
-        Ok(if retry_after_ms > 0 {
-            ThrottleDecision::Refused {
-                retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1),
+        let address = AddressKey::of(addr);
+        let pair = format!("pair:{account}:{address}");
+        let from_address = format!("addr:{address}");
+        let on_account = format!("acct:{account}");
+        if let Some(refused) = self.count(&pair, Some(&account), PER_PAIR, now).await? {
+            return Ok(refused);
+        }
+        if let Some(refused) = self.count(&from_address, None, PER_ADDRESS, now).await? {
+            return Ok(refused);
+        }
+        let (attempts, _) = self
+            .store
+            .count_login_attempt(&on_account, Some(&account), now, now - WINDOW_MS)
+            .await?;
+        if attempts > FREE_PER_ACCOUNT {
+            let spacing = (FIRST_SPACING_MS << (attempts - FREE_PER_ACCOUNT - 1).min(16)).min(MAX_SPACING_MS);
+            let turn = self.store.take_login_turn(&on_account, now, spacing).await?;
+            let wait = turn - now;
+            if wait > MAX_WAIT_MS {
+                return Ok(refused_for(wait));
             }
-        } else {
-            ThrottleDecision::Allowed(keys)
-        })
+            tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)).await;
+        }
+        Ok(ThrottleDecision::Allowed(Attempt {
+            clear: vec![pair, on_account],
+            uncount: Some(from_address),
+            trusted: false,
+        }))
     }
 
-    /// A successful login clears its account's count and takes its attempt back from the address.
-    pub async fn succeeded(&self, keys: &AttemptKeys) -> Result<(), sqlx::Error> {
-        self.store.clear_login_attempts(&keys.account).await?;
-        self.store.uncount_login_attempt(&keys.address).await
+    /// A successful login clears its account's counts and takes its attempt back from the
+    /// address. Returns the device cookie to set when the browser was not trusted yet.
+    pub async fn succeeded(&self, attempt: &Attempt, user_id: &str) -> Result<Option<HeaderValue>, StoreError> {
+        for key in &attempt.clear {
+            self.store.clear_login_attempts(key).await?;
+        }
+        if let Some(key) = &attempt.uncount {
+            self.store.uncount_login_attempt(key).await?;
+        }
+        if attempt.trusted {
+            return Ok(None);
+        }
+        let token = Token::generate();
+        self.store
+            .insert_trusted_device(&token.hash(), user_id, now_ms())
+            .await?;
+        Ok(Some(self.device_cookie(token.value())))
+    }
+
+    /// Deletes the windows that have long ended and the devices long unused.
+    pub async fn purge(&self) -> Result<(), StoreError> {
+        let now = now_ms();
+        self.store.delete_old_login_attempts(now - RETENTION_MS).await?;
+        self.store.delete_unused_devices(now - DEVICE_LIFETIME_MS).await
+    }
+
+    /// The request's device, when it has logged in to `account_id` before.
+    async fn trusted_device(
+        &self,
+        headers: &HeaderMap,
+        account_id: &str,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let Some(token) = cookie_value(headers, DEVICE_COOKIE) else {
+            return Ok(None);
+        };
+        let hash = token_hash(&token);
+        Ok(self
+            .store
+            .use_trusted_device(&hash, account_id, now)
+            .await?
+            .then_some(hash))
+    }
+
+    /// Counts an attempt under `key`; `Some` refusal once `limit` is passed in the window.
+    async fn count(
+        &self,
+        key: &str,
+        account: Option<&str>,
+        limit: i64,
+        now: i64,
+    ) -> Result<Option<ThrottleDecision>, StoreError> {
+        let (attempts, window_start) = self
+            .store
+            .count_login_attempt(key, account, now, now - WINDOW_MS)
+            .await?;
+        Ok((attempts > limit).then(|| refused_for(window_start + WINDOW_MS - now)))
+    }
+
+    /// `HttpOnly; SameSite=Strict; Path=/api/login`, kept a year: only the login page's
+    /// requests carry it.
+    fn device_cookie(&self, value: &str) -> HeaderValue {
+        let cookie = Cookie::build((DEVICE_COOKIE, value))
+            .http_only(true)
+            .same_site(SameSite::Strict)
+            .path("/api/login")
+            .max_age(cookie::time::Duration::milliseconds(DEVICE_LIFETIME_MS))
+            .secure(self.secure_cookies);
+        HeaderValue::from_str(&cookie.to_string()).expect("device cookies are ASCII")
     }
 }
 
-/// An IPv6 client controls its whole /64, so that is what is counted.
-fn address_key(addr: IpAddr) -> String {
-    match addr {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ipv6_counts_per_64() {
-        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
-        assert_eq!(address_key(a), address_key(b));
-        assert_eq!(address_key("::ffff:10.0.0.1".parse().unwrap()), "10.0.0.1");
+fn refused_for(wait_ms: i64) -> ThrottleDecision {
+    ThrottleDecision::Refused {
+        retry_after_secs: (wait_ms.max(1) as u64).div_ceil(1000).max(1),
     }
 }

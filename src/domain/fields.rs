@@ -1,5 +1,7 @@
 //! Typed access to the fields of a JSON object, with errors that name the field.
 
+use std::str::FromStr;
+
 use serde_json::{Map, Value};
 
 use super::ValidationError;
@@ -18,6 +20,17 @@ impl<'a> Fields<'a> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
             Some(_) => Err(ValidationError::new(key, format!("{key} must be a string"))),
+        }
+    }
+
+    /// A string field read by `T::from_str`; `None` when absent or `null`. A value of another
+    /// JSON type is refused with `T`'s own error (`"status": 3` is an invalid status, not a
+    /// type error), by parsing its JSON text, which no valid choice can equal.
+    pub fn parsed<T: FromStr<Err = ValidationError>>(&self, key: &str) -> Result<Option<T>, ValidationError> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => s.parse().map(Some),
+            Some(other) => other.to_string().parse().map(Some),
         }
     }
 

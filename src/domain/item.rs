@@ -1,16 +1,71 @@
-//! Item inputs: a new report and an administrator's update.
+//! Items: the stored report, its id and states, a new report and an administrator's update.
 
 use std::{fmt, str::FromStr};
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{Fields, ValidationError, bounded_text, check_image_data_url};
+use super::{Fields, NewPhoto, ValidationError, bounded_text};
 
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
 const MAX_CAT: usize = 100;
 const MAX_STORAGE_PLACE: usize = 200;
 const MAX_RADIUS_M: f64 = 100_000.0;
+
+/// An item's identifier: a positive 64-bit integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemId(i64);
+
+impl ItemId {
+    /// The one rule for ids, wherever they come from.
+    pub fn new(id: i64) -> Option<Self> {
+        (id > 0).then_some(Self(id))
+    }
+
+    /// An `:id` path segment: decimal digits only, no sign or spaces.
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        raw.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| raw.parse::<i64>().ok())
+            .flatten()
+            .and_then(Self::new)
+            .ok_or_else(invalid_id)
+    }
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl TryFrom<i64> for ItemId {
+    type Error = ValidationError;
+
+    fn try_from(id: i64) -> Result<Self, Self::Error> {
+        Self::new(id).ok_or_else(invalid_id)
+    }
+}
+
+fn invalid_id() -> ValidationError {
+    ValidationError {
+        message: "Invalid item ID".into(),
+        field: None,
+    }
+}
+
+impl fmt::Display for ItemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The answer when no item has the id asked for, over HTTP and in events alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{}", Self::MESSAGE)]
+pub struct ItemNotFound;
+
+impl ItemNotFound {
+    pub const MESSAGE: &str = "Item not found";
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemStatus {
@@ -48,60 +103,164 @@ impl FromStr for ItemStatus {
     }
 }
 
-/// A checked report of a lost or found item.
+impl TryFrom<String> for ItemStatus {
+    type Error = ValidationError;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// Whether the reporter lost the item or found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ItemKind {
+    #[default]
+    Lost,
+    Found,
+}
+
+impl ItemKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lost => "lost",
+            Self::Found => "found",
+        }
+    }
+}
+
+impl FromStr for ItemKind {
+    type Err = ValidationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "lost" => Ok(Self::Lost),
+            "found" => Ok(Self::Found),
+            _ => Err(ValidationError::new("kind", "Invalid kind")),
+        }
+    }
+}
+
+impl TryFrom<String> for ItemKind {
+    type Error = ValidationError;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+/// A stored report of a lost or found item.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NewItem {
+pub struct Item {
+    pub id: ItemId,
     pub title: String,
     pub desc: Option<String>,
     pub cat: Option<String>,
-    pub img_data: Option<String>,
+    pub kind: ItemKind,
+    /// The version of the item's photo (see [`super::Photo::version`]), if it has one.
+    pub photo_version: Option<String>,
     pub lat: f64,
     pub lng: f64,
+    /// Meters.
     pub radius: f64,
+    pub status: ItemStatus,
     pub storage_place: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// The reporter's user id.
+    pub created_by: String,
+    /// When the item went back to its owner, in epoch milliseconds.
+    pub returned_at: Option<i64>,
+    /// Grows with every change of the item; with the id it names one state of it.
+    pub version: i64,
+}
+
+/// A checked report of a lost or found item, made only by [`NewItem::parse`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewItem {
+    title: String,
+    desc: Option<String>,
+    cat: Option<String>,
+    kind: ItemKind,
+    photo: Option<NewPhoto>,
+    lat: f64,
+    lng: f64,
+    radius: f64,
+    storage_place: Option<String>,
 }
 
 impl NewItem {
-    pub fn from_json(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+    /// Checks the body of `POST /api/items`. Decodes the photo, if any: CPU-heavy.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         let f = Fields(body);
         let missing = |field| ValidationError::new(field, "Required fields missing");
         let title = f.string("title")?;
         let lat = f.number_in("lat", -90.0, 90.0)?;
         let lng = f.number_in("lng", -180.0, 180.0)?;
         let title = bounded_text("title", title.unwrap_or(""), MAX_TITLE)?.ok_or_else(|| missing("title"))?;
-        let img_data = f.string("imgData")?;
-        if let Some(url) = img_data {
-            check_image_data_url(url)?;
-        }
+        let photo = f.string("imgData")?.map(NewPhoto::from_data_url).transpose()?;
         Ok(Self {
             title,
             lat: lat.ok_or_else(|| missing("lat"))?,
             lng: lng.ok_or_else(|| missing("lng"))?,
             desc: optional_text(&f, "desc", MAX_DESC)?,
             cat: optional_text(&f, "cat", MAX_CAT)?,
-            img_data: img_data.map(str::to_owned),
+            kind: f.parsed("kind")?.unwrap_or_default(),
+            photo,
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?.unwrap_or(0.0),
             storage_place: optional_text(&f, "storagePlace", MAX_STORAGE_PLACE)?,
         })
     }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    pub fn desc(&self) -> Option<&str> {
+        self.desc.as_deref()
+    }
+
+    pub fn cat(&self) -> Option<&str> {
+        self.cat.as_deref()
+    }
+
+    pub fn kind(&self) -> ItemKind {
+        self.kind
+    }
+
+    pub fn photo(&self) -> Option<&NewPhoto> {
+        self.photo.as_ref()
+    }
+
+    pub fn lat(&self) -> f64 {
+        self.lat
+    }
+
+    pub fn lng(&self) -> f64 {
+        self.lng
+    }
+
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    pub fn storage_place(&self) -> Option<&str> {
+        self.storage_place.as_deref()
+    }
 }
 
-/// A checked administrator update; at least one field is set.
+/// A checked administrator update with at least one field set, made only by [`ItemPatch::parse`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemPatch {
-    pub status: Option<ItemStatus>,
+    status: Option<ItemStatus>,
     /// `Some(None)` clears the storage place.
-    pub storage_place: Option<Option<String>>,
+    storage_place: Option<Option<String>>,
 }
 
 impl ItemPatch {
-    pub fn from_json(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+    /// Checks the body of `PATCH /api/items/:id`.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         let f = Fields(body);
-        let status = match body.get("status") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.parse()?),
-            Some(_) => return Err(ValidationError::new("status", "Invalid status")),
-        };
+        let status = f.parsed::<ItemStatus>("status")?;
         let storage_place = if f.has("storagePlace") {
             Some(optional_text(&f, "storagePlace", MAX_STORAGE_PLACE)?)
         } else {
@@ -114,6 +273,43 @@ impl ItemPatch {
             });
         }
         Ok(Self { status, storage_place })
+    }
+
+    pub fn status(&self) -> Option<ItemStatus> {
+        self.status
+    }
+
+    /// `None`: unchanged; `Some(None)`: cleared.
+    pub fn storage_place(&self) -> Option<Option<&str>> {
+        self.storage_place.as_ref().map(Option::as_deref)
+    }
+}
+
+/// What an administrator did to an item, as its change log records it.
+#[derive(Debug, Clone, Copy)]
+pub enum ItemChange<'a> {
+    Updated(&'a ItemPatch),
+    Deleted,
+}
+
+impl ItemChange<'_> {
+    /// The log entry: a JSON object of the API's field names and their new values
+    /// (`null` for a cleared storage place), or `{"deleted":true}`.
+    pub fn to_json(self) -> String {
+        let entry = match self {
+            Self::Updated(patch) => {
+                let mut entry = Map::new();
+                if let Some(status) = patch.status {
+                    entry.insert("status".into(), json!(status.as_str()));
+                }
+                if let Some(place) = &patch.storage_place {
+                    entry.insert("storagePlace".into(), json!(place));
+                }
+                Value::Object(entry)
+            }
+            Self::Deleted => json!({ "deleted": true }),
+        };
+        entry.to_string()
     }
 }
 
@@ -131,11 +327,11 @@ mod tests {
     use super::*;
 
     fn new_item(v: Value) -> Result<NewItem, ValidationError> {
-        NewItem::from_json(v.as_object().unwrap())
+        NewItem::parse(v.as_object().unwrap())
     }
 
     fn patch(v: Value) -> Result<ItemPatch, ValidationError> {
-        ItemPatch::from_json(v.as_object().unwrap())
+        ItemPatch::parse(v.as_object().unwrap())
     }
 
     #[test]
@@ -144,9 +340,20 @@ mod tests {
         assert_eq!(item.title, "Umbrella");
         assert_eq!((item.lat, item.lng, item.radius), (1.5, -2.0, 0.0));
         assert_eq!(
-            (item.desc, item.cat, item.img_data, item.storage_place),
+            (item.desc, item.cat, item.photo, item.storage_place),
             (None, None, None, None)
         );
+        assert_eq!(item.kind, ItemKind::Lost);
+    }
+
+    #[test]
+    fn kinds() {
+        let base = |kind: Value| new_item(json!({"title": "x", "lat": 0, "lng": 0, "kind": kind}));
+        assert_eq!(base(json!("found")).unwrap().kind, ItemKind::Found);
+        assert_eq!(base(json!(null)).unwrap().kind, ItemKind::Lost);
+        for bad in [json!("stolen"), json!(1), json!("Found")] {
+            assert_eq!(base(bad).unwrap_err().message, "Invalid kind");
+        }
     }
 
     #[test]
@@ -207,5 +414,28 @@ mod tests {
         assert_eq!((p.status, p.storage_place), (None, Some(None)));
         let p = patch(json!({"storagePlace": " Desk B "})).unwrap();
         assert_eq!(p.storage_place, Some(Some("Desk B".to_owned())));
+    }
+
+    #[test]
+    fn item_ids() {
+        assert_eq!(ItemId::parse("42").unwrap().get(), 42);
+        assert_eq!(ItemId::parse("9223372036854775807").unwrap().get(), i64::MAX);
+        for bad in ["0", "-1", "+1", "1.5", "abc", "", "9223372036854775808", " 1"] {
+            assert_eq!(ItemId::parse(bad).unwrap_err().message, "Invalid item ID", "{bad:?}");
+        }
+        assert_eq!(ItemId::new(0), None);
+        assert_eq!(ItemId::new(-5), None);
+    }
+
+    #[test]
+    fn change_log_entries() {
+        let p = patch(json!({"status": "approved", "storagePlace": ""})).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&ItemChange::Updated(&p).to_json()).unwrap(),
+            json!({"status": "approved", "storagePlace": null})
+        );
+        let p = patch(json!({"storagePlace": "Shelf"})).unwrap();
+        assert_eq!(ItemChange::Updated(&p).to_json(), r#"{"storagePlace":"Shelf"}"#);
+        assert_eq!(ItemChange::Deleted.to_json(), r#"{"deleted":true}"#);
     }
 }

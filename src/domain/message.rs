@@ -1,13 +1,22 @@
-//! Real-time inputs: the payloads of `chat:*` and `thread:*` events.
+//! Messages of the chat and the item threads, and the payloads of `chat:*` and `thread:*` events.
 
 use serde_json::Value;
 
-use super::{Fields, ValidationError, bounded_text};
+use super::{Fields, ItemId, ValidationError, bounded_text};
 
 const MAX_NICK: usize = 50;
 const MAX_TEXT: usize = 2_000;
 /// The nick of a sender who gave none.
 const ANONYMOUS: &str = "Anonymous";
+
+/// A stored message of the chat or of a thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub nick: String,
+    pub text: String,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+}
 
 /// `chat:send { nick, text }`
 #[derive(Debug, Clone, PartialEq)]
@@ -19,13 +28,13 @@ pub struct ChatInput {
 /// `thread:join { itemId }` and `thread:leave { itemId }`
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThreadRef {
-    pub item_id: i64,
+    pub item_id: ItemId,
 }
 
 /// `thread:send { itemId, nick, text }`
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThreadInput {
-    pub item_id: i64,
+    pub item_id: ItemId,
     pub nick: String,
     pub text: String,
 }
@@ -85,10 +94,10 @@ fn text(f: &Fields<'_>) -> Result<String, ValidationError> {
         .ok_or_else(|| ValidationError::new("text", "text is required"))
 }
 
-fn item_id(f: &Fields<'_>) -> Result<i64, ValidationError> {
+fn item_id(f: &Fields<'_>) -> Result<ItemId, ValidationError> {
     f.0.get("itemId")
         .and_then(Value::as_i64)
-        .filter(|id| *id > 0)
+        .and_then(ItemId::new)
         .ok_or_else(|| ValidationError::new("itemId", "itemId must be a positive integer"))
 }
 
@@ -128,12 +137,12 @@ mod tests {
     #[test]
     fn thread_messages() {
         let m = ThreadInput::from_payload(&json!({"itemId": 3, "text": "mine"})).unwrap();
-        assert_eq!((m.item_id, m.nick.as_str()), (3, ANONYMOUS));
+        assert_eq!((m.item_id.get(), m.nick.as_str()), (3, ANONYMOUS));
         for bad in [json!(0), json!(-1), json!(1.5), json!("3"), json!(null)] {
             let err = ThreadInput::from_payload(&json!({"itemId": bad, "text": "x"})).unwrap_err();
             assert_eq!(err.field, Some("itemId"));
         }
-        assert_eq!(ThreadRef::from_payload(&json!({"itemId": 9})).unwrap().item_id, 9);
+        assert_eq!(ThreadRef::from_payload(&json!({"itemId": 9})).unwrap().item_id.get(), 9);
     }
 
     #[test]

@@ -1,18 +1,23 @@
-//! Checked domain values: every input is parsed into one of these before it reaches the store.
+//! The service's own types: what the store keeps (items, users, messages) and the checked
+//! inputs that change it. Every input is parsed into one of these before it reaches the store.
 
 mod fields;
-mod image;
+pub mod geo;
 mod item;
+mod listing;
 mod message;
+mod photo;
+pub mod search;
 mod user;
 
 use std::borrow::Cow;
 
 pub use fields::Fields;
-pub use image::check_image_data_url;
-pub use item::{ItemPatch, ItemStatus, NewItem};
-pub use message::{ChatInput, ThreadInput, ThreadRef, check_join_payload};
-pub use user::{DisplayName, Password, UserId};
+pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
+pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near};
+pub use message::{ChatInput, Message, ThreadInput, ThreadRef, check_join_payload};
+pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
+pub use user::{Credentials, DisplayName, Password, User, UserId};
 
 /// A rejected input: the message clients see and the field it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,9 +37,10 @@ impl ValidationError {
 }
 
 /// Checks a piece of free text: at most `max` characters and no NUL (which PostgreSQL
-/// cannot store), returned trimmed; `None` when it is empty after trimming.
+/// cannot store), returned trimmed of whitespace and invisible characters; `None` when
+/// nothing is left.
 fn bounded_text(field: &'static str, value: &str, max: usize) -> Result<Option<String>, ValidationError> {
-    let value = value.trim();
+    let value = trim_blank(value);
     if value.contains('\0') {
         return Err(ValidationError::new(
             field,
@@ -48,4 +54,55 @@ fn bounded_text(field: &'static str, value: &str, max: usize) -> Result<Option<S
         ));
     }
     Ok((!value.is_empty()).then(|| value.to_owned()))
+}
+
+/// `text` without leading and trailing whitespace and invisible characters: a title of
+/// zero-width spaces is as blank as one of spaces.
+pub(crate) fn trim_blank(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_whitespace() || is_invisible(c))
+}
+
+/// Characters that show nothing and take no room: zero-width spaces and joiners, direction
+/// marks, word joiners and invisible operators, the BOM, variation selectors, Hangul fillers,
+/// tags.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_text_is_blank() {
+        for blank in ["\u{200B}\u{200B}", " \u{FEFF} ", "\u{2060}\u{200D}\t", "\u{3164}"] {
+            assert_eq!(bounded_text("title", blank, 10).unwrap(), None, "{blank:?}");
+        }
+        assert_eq!(
+            bounded_text("title", "\u{200B} Umbrella\u{200D} ", 10)
+                .unwrap()
+                .as_deref(),
+            Some("Umbrella")
+        );
+        // Joiners inside text (emoji sequences) stay.
+        assert_eq!(trim_blank("👩\u{200D}💻"), "👩\u{200D}💻");
+    }
 }

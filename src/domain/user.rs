@@ -1,12 +1,61 @@
-//! Account inputs, checked when accounts are created from the command line.
+//! Accounts: a user, and the checked inputs that create one or log in.
 
-use super::ValidationError;
+use serde_json::{Map, Value};
+
+use super::{Fields, ValidationError};
 
 const MAX_ID: usize = 64;
 const MAX_NAME: usize = 100;
 const MIN_PASSWORD: usize = 8;
 /// Bounds the hashing work one password can cause.
 const MAX_PASSWORD: usize = 1_024;
+
+/// An account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+    pub is_admin: bool,
+}
+
+/// What a login sends: an id and a password, both non-empty strings. The id is not checked
+/// against [`UserId`]'s rule here: an id that cannot exist must fail like an unknown one.
+pub struct Credentials {
+    id: String,
+    password: String,
+}
+
+impl Credentials {
+    /// Checks the body of `POST /api/login`.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        let f = Fields(body);
+        let required = |field: &'static str| match f.string(field) {
+            Ok(Some(value)) if !value.is_empty() => Ok(value.to_owned()),
+            _ => Err(ValidationError::new(field, "ID and password required")),
+        };
+        Ok(Self {
+            id: required("id")?,
+            password: required("pw")?,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("id", &self.id)
+            .field("password", &"<redacted>")
+            .finish()
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserId(String);
@@ -35,7 +84,7 @@ pub struct DisplayName(String);
 
 impl DisplayName {
     pub fn parse(name: &str) -> Result<Self, ValidationError> {
-        let name = name.trim();
+        let name = super::trim_blank(name);
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
             return Err(ValidationError::new(
                 "name",
@@ -79,6 +128,8 @@ impl std::fmt::Debug for Password {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -87,6 +138,27 @@ mod tests {
         assert!(UserId::parse("a.b_c-d@uni.edu").is_ok());
         for bad in ["", "has space", "ünï", "semi;colon", &"x".repeat(65)] {
             assert!(UserId::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn credentials() {
+        let c = Credentials::parse(json!({"id": "alice", "pw": "secret"}).as_object().unwrap()).unwrap();
+        assert_eq!((c.id(), c.password()), ("alice", "secret"));
+        assert!(!format!("{c:?}").contains("secret"));
+        for (body, field) in [
+            (json!({"pw": "secret"}), "id"),
+            (json!({"id": "", "pw": "secret"}), "id"),
+            (json!({"id": 5, "pw": "secret"}), "id"),
+            (json!({"id": "alice"}), "pw"),
+            (json!({"id": "alice", "pw": ""}), "pw"),
+            (json!({"id": "alice", "pw": ["x"]}), "pw"),
+        ] {
+            let err = Credentials::parse(body.as_object().unwrap()).unwrap_err();
+            assert_eq!(
+                (err.message.as_ref(), err.field),
+                ("ID and password required", Some(field))
+            );
         }
     }
 

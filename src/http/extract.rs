@@ -9,23 +9,7 @@ use axum::{
 };
 use serde_json::{Map, Value};
 
-use super::AppState;
-use crate::error::AppError;
-
-/// Work on bodies larger than this goes to a blocking thread.
-const INLINE_WORK_LIMIT: usize = 64 * 1024;
-
-/// Runs CPU-heavy work on the blocking pool when the input is large, inline when it is small.
-pub async fn cpu_bound<T: Send + 'static>(
-    input_len: usize,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, AppError> {
-    if input_len < INLINE_WORK_LIMIT {
-        Ok(work())
-    } else {
-        Ok(tokio::task::spawn_blocking(work).await.map_err(anyhow::Error::from)?)
-    }
-}
+use crate::{error::AppError, state::AppState};
 
 /// A request body that is a JSON object, with its size in bytes.
 pub struct JsonObject {
@@ -33,10 +17,10 @@ pub struct JsonObject {
     pub len: usize,
 }
 
-impl<S: Send + Sync> FromRequest<S> for JsonObject {
+impl FromRequest<AppState> for JsonObject {
     type Rejection = AppError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, AppError> {
         if !is_json(req.headers().get(header::CONTENT_TYPE)) {
             return Err(AppError::invalid("Content-Type must be application/json"));
         }
@@ -48,7 +32,11 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             }
         })?;
         let len = bytes.len();
-        match cpu_bound(len, move || serde_json::from_slice::<Value>(&bytes)).await? {
+        match state
+            .cpu
+            .run(len, move || serde_json::from_slice::<Value>(&bytes))
+            .await?
+        {
             Ok(Value::Object(fields)) => Ok(Self { fields, len }),
             Ok(_) => Err(AppError::invalid("Request body must be a JSON object")),
             Err(_) => Err(AppError::invalid("Malformed JSON body")),
@@ -94,28 +82,9 @@ impl FromRequestParts<AppState> for ClientAddr {
     }
 }
 
-/// Parses an `:id` path segment: a positive 64-bit integer.
-pub fn item_id(raw: &str) -> Result<i64, AppError> {
-    raw.bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| raw.parse::<i64>().ok())
-        .flatten()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| AppError::invalid("Invalid item ID"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn item_ids() {
-        assert_eq!(item_id("42").unwrap(), 42);
-        assert_eq!(item_id("9223372036854775807").unwrap(), i64::MAX);
-        for bad in ["0", "-1", "+1", "1.5", "abc", "", "9223372036854775808", " 1"] {
-            assert!(item_id(bad).is_err(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn json_content_types() {

@@ -1,10 +1,10 @@
-//! `/healthz` (the process answers) and `/readyz` (its database, and Redis when configured,
-//! answer too) for load balancers and orchestrators.
+//! `/healthz` (the process answers) and `/readyz` (its database takes writes, and Redis, when
+//! configured, answers) for load balancers and orchestrators.
 
 use axum::{Json, Router, extract::State, http::StatusCode, routing::get};
 use serde_json::{Value, json};
 
-use super::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -17,7 +17,7 @@ async fn healthz() -> Json<Value> {
 }
 
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    let database = state.store.ping().await.is_ok();
+    let database = state.store.writable().await;
     let redis = match &state.redis {
         Some(redis) => Some(redis.ping().await),
         None => None,

@@ -1,81 +1,392 @@
-//! `/api/items`: reports of lost and found items, and their review.
+//! `/api/items`: reports of lost and found items, their photos, and their review.
+
+use std::collections::HashMap;
 
 use axum::{
     Json, Router,
-    extract::{Path, Query, State, rejection::QueryRejection},
-    http::header,
+    body::{Body, Bytes},
+    extract::{Path, RawQuery, State},
+    http::{HeaderMap, HeaderName, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::get,
 };
-use serde::Deserialize;
+use futures_util::{Stream, StreamExt, stream};
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 use super::{
-    AppState,
+    conditional::{etag, matches, not_modified},
     current_user::{Admin, SignedIn},
-    extract::{JsonObject, cpu_bound, item_id},
+    extract::JsonObject,
+    views::{ItemJson, ItemKey, ItemKeys},
 };
 use crate::{
-    domain::{ItemPatch, ItemStatus, NewItem},
+    cache::{Answer, AnswerCache},
+    domain::{Cursor, Item, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem},
     error::{AppError, Result},
-    store::Item,
+    state::AppState,
+    store::StoreError,
     time::now_ms,
 };
+
+/// Items read from the database at a time for a whole list.
+const LIST_BATCH: u32 = 100;
+/// Answers up to this size are kept in the answer cache (one with big photos in it is not).
+const MAX_KEPT: usize = 256 * 1024;
+/// Photos may be cached for ever under their versioned URLs.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// The query parameters a list understands; each may be given once.
+const LIST_PARAMS: [&str; 12] = [
+    "status",
+    "limit",
+    "cursor",
+    "q",
+    "cat",
+    "kind",
+    "near",
+    "within",
+    "since",
+    "until",
+    "fields",
+    "createdBy",
+];
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/items", get(list).post(create))
         .route("/items/{id}", get(read).patch(update).delete(remove))
+        .route("/items/{id}/photo", get(photo))
+        .route("/items/{id}/thumb", get(thumbnail))
 }
 
-#[derive(Deserialize)]
-struct ListQuery {
-    status: Option<String>,
+/// The query string's parameters by name.
+struct Params(HashMap<String, String>);
+
+impl Params {
+    /// Reads the query string; one of `once` given twice is refused.
+    fn parse(raw: Option<&str>, once: &[&str]) -> Result<Self> {
+        let mut params = HashMap::new();
+        for (name, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+            let repeated = params.insert(name.to_string(), value.into_owned()).is_some();
+            if repeated && once.contains(&name.as_ref()) {
+                return Err(AppError::invalid("Invalid query string"));
+            }
+        }
+        Ok(Self(params))
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    fn keys(&self) -> Result<ItemKeys> {
+        ItemKeys::parse(self.get("fields"))
+    }
 }
 
-async fn list(State(state): State<AppState>, query: Result<Query<ListQuery>, QueryRejection>) -> Result<Response> {
-    let Query(query) = query.map_err(|_| AppError::invalid("Invalid query string"))?;
-    let status = match query.status.as_deref() {
-        None | Some("") => None,
-        Some(s) => Some(s.parse::<ItemStatus>()?),
+/// A short, stable digest of some text, for ETags.
+fn digest(text: &str) -> String {
+    Sha256::digest(text.as_bytes())[..6]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
+    let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
+    let request = ListRequest::parse(|name| params.get(name))?;
+    let keys = params.keys()?;
+    // Read before the items: an answer is never older than the version its ETag names.
+    let version = state.store.list_version().await?;
+    let kept_as = format!("list?{}", raw.as_deref().unwrap_or(""));
+    if let Some(answer) = state.answers.get(version, &kept_as) {
+        return Ok(send_kept(answer, &headers));
+    }
+    let tag = etag(&format!("l{version}.{}", digest(raw.as_deref().unwrap_or(""))));
+    if matches(&headers, &tag) {
+        return Ok(not_modified([(header::ETAG, tag)]));
+    }
+    let total = state.store.count_items(&request.filter).await?;
+    let mut response_headers = vec![
+        (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+        (header::ETAG, tag),
+        (HeaderName::from_static("x-total-count"), HeaderValue::from(total)),
+    ];
+    let body = match request.limit {
+        Some(limit) => {
+            // One more than asked: whether a next page exists.
+            let mut items = state
+                .store
+                .list_items(&request.filter, request.after, limit + 1)
+                .await?;
+            if items.len() > limit as usize {
+                items.truncate(limit as usize);
+                let last = &items[items.len() - 1];
+                let next = Cursor {
+                    created_at: last.created_at,
+                    id: last.id,
+                };
+                response_headers.push((header::LINK, next_link(raw.as_deref(), next)));
+            }
+            let keep = Keep::new(version, kept_as, &response_headers);
+            stream_list(state, stream::iter([Ok(items)]), keys, keep)
+        }
+        None => {
+            let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
+            let keep = Keep::new(version, kept_as, &response_headers);
+            stream_list(state, batches, keys, keep)
+        }
     };
-    let items = state.store.list_items(status).await?;
-    let photo_bytes = items.iter().filter_map(|i| i.img_data.as_ref()).map(String::len).sum();
-    // Photos can make the list many megabytes: encode it off the async threads then.
-    let body = cpu_bound(photo_bytes, move || serde_json::to_vec(&items))
+    let mut response = body.into_response();
+    response.headers_mut().extend(response_headers);
+    Ok(response)
+}
+
+/// `</api/items?…&cursor=…>; rel="next"`: the same query, from `next` on.
+fn next_link(raw: Option<&str>, next: Cursor) -> HeaderValue {
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+        if name != "cursor" {
+            query.append_pair(&name, &value);
+        }
+    }
+    query.append_pair("cursor", &next.encode());
+    HeaderValue::from_str(&format!("</api/items?{}>; rel=\"next\"", query.finish()))
+        .expect("an encoded query is a valid header value")
+}
+
+/// The JSON array of every item `batches` yields, produced as it is sent: one batch (or, with
+/// photos, one item) at a time, a bounded number of lists at once, and nothing produced
+/// while the client is not reading. No database connection is held between batches.
+fn stream_list(
+    state: AppState,
+    batches: impl Stream<Item = Result<Vec<Item>, StoreError>> + Send + 'static,
+    keys: ItemKeys,
+    keep: Keep,
+) -> Body {
+    let (chunks, body) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(1);
+    tokio::spawn(async move {
+        if let Err(err) = produce_list(&state, batches, &keys, &chunks, keep).await {
+            // The status is sent; cutting the body short is how the client learns.
+            tracing::error!(error = %err, "a list answer failed part-way");
+            let _ = chunks
+                .send(Err(std::io::Error::other("the list could not be completed")))
+                .await;
+        }
+    });
+    Body::from_stream(stream::unfold(body, |mut body| async move {
+        body.recv().await.map(|chunk| (chunk, body))
+    }))
+}
+
+type Chunks = tokio::sync::mpsc::Sender<std::io::Result<Bytes>>;
+
+/// A copy of a small answer as it is sent, to keep in the answer cache once whole.
+struct Keep {
+    version: i64,
+    request: String,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    parts: Vec<Bytes>,
+    size: usize,
+}
+
+impl Keep {
+    fn new(version: i64, request: String, headers: &[(HeaderName, HeaderValue)]) -> Self {
+        Self {
+            version,
+            request,
+            headers: headers.to_vec(),
+            parts: Vec::new(),
+            size: 0,
+        }
+    }
+
+    /// Copies `part`; an answer past [`MAX_KEPT`] is not kept.
+    fn copy(&mut self, part: &Bytes) {
+        self.size += part.len();
+        if self.size <= MAX_KEPT {
+            self.parts.push(part.clone());
+        }
+    }
+
+    fn done(self, answers: &AnswerCache) {
+        if self.size <= MAX_KEPT {
+            let body = Bytes::from(self.parts.concat());
+            answers.put(
+                self.version,
+                self.request,
+                Answer {
+                    headers: self.headers,
+                    body,
+                },
+            );
+        }
+    }
+}
+
+/// A kept answer, or 304 when the client has it already.
+fn send_kept(answer: Answer, request: &HeaderMap) -> Response {
+    let tag = answer.headers.iter().find(|(name, _)| name == header::ETAG);
+    if let Some((_, tag)) = tag.filter(|(_, tag)| matches(request, tag)) {
+        return not_modified([(header::ETAG, tag.clone())]);
+    }
+    let mut response = Body::from(answer.body).into_response();
+    response.headers_mut().extend(answer.headers);
+    response
+}
+
+async fn produce_list(
+    state: &AppState,
+    batches: impl Stream<Item = Result<Vec<Item>, StoreError>>,
+    keys: &ItemKeys,
+    chunks: &Chunks,
+    mut keep: Keep,
+) -> Result<()> {
+    let mut batches = std::pin::pin!(batches);
+    let mut first = true;
+    loop {
+        let batch = {
+            let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
+            match batches.next().await {
+                Some(batch) => batch?,
+                None => break,
+            }
+        };
+        if batch.is_empty() {
+            continue;
+        }
+        // Without photos a batch is a few hundred kilobytes at most: one chunk. With them,
+        // one item at a time.
+        let groups: Vec<Vec<Item>> = if keys.contains(ItemKey::ImgData) {
+            batch.into_iter().map(|item| vec![item]).collect()
+        } else {
+            vec![batch]
+        };
+        for group in groups {
+            let chunk = {
+                let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
+                serialize(state, group, keys, first).await?
+            };
+            first = false;
+            keep.copy(&chunk);
+            if chunks.send(Ok(chunk)).await.is_err() {
+                // The client went away.
+                return Ok(());
+            }
+        }
+    }
+    let end = Bytes::from_static(if first { b"[]" } else { b"]" });
+    keep.copy(&end);
+    let _ = chunks.send(Ok(end)).await;
+    keep.done(&state.answers);
+    Ok(())
+}
+
+/// Items as the next part of a JSON array: each preceded by `[` (the very first) or `,`.
+async fn serialize(state: &AppState, items: Vec<Item>, keys: &ItemKeys, first: bool) -> Result<Bytes> {
+    let mut photos = Vec::with_capacity(items.len());
+    for item in &items {
+        photos.push(img_data(state, item, keys).await?);
+    }
+    let size = photos.iter().flatten().map(String::len).sum::<usize>() + items.len() * 512;
+    let keys = keys.clone();
+    let chunk = state
+        .cpu
+        .run(size, move || {
+            let mut chunk = Vec::with_capacity(size);
+            for (n, (item, photo)) in items.iter().zip(&photos).enumerate() {
+                chunk.push(if first && n == 0 { b'[' } else { b',' });
+                serde_json::to_writer(&mut chunk, &ItemJson::new(item, &keys, photo.as_deref()))?;
+            }
+            Ok::<_, serde_json::Error>(chunk)
+        })
         .await?
         .map_err(anyhow::Error::from)?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(Bytes::from(chunk))
 }
 
-async fn read(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<Item>> {
-    let id = item_id(&id)?;
-    state
-        .store
-        .item(id)
-        .await?
-        .map(Json)
-        .ok_or(AppError::NotFound("Item not found"))
+/// The item's photo as a `data:` URL, when the answer shows `imgData` and there is one.
+async fn img_data(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Option<String>> {
+    if !keys.contains(ItemKey::ImgData) || item.photo_version.is_none() {
+        return Ok(None);
+    }
+    let Some(photo) = state.store.photo(item.id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(state.cpu.run(photo.bytes.len(), move || photo.data_url()).await?))
 }
 
-async fn create(State(state): State<AppState>, SignedIn(session): SignedIn, body: JsonObject) -> Result<Json<Item>> {
-    // Checking a photo means decoding up to 5 MiB of base64.
-    let new_item = cpu_bound(body.len, move || NewItem::from_json(&body.fields)).await??;
-    Ok(Json(
-        state.store.insert_item(&new_item, &session.user.id, now_ms()).await?,
-    ))
+/// One item as an answer: the selected keys, its ETag.
+async fn answer(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Response> {
+    let photo = img_data(state, item, keys).await?;
+    let tag = item_etag(item, keys);
+    Ok(([(header::ETAG, tag)], Json(ItemJson::new(item, keys, photo.as_deref()))).into_response())
+}
+
+/// Names one state of one item in one selection of keys.
+fn item_etag(item: &Item, keys: &ItemKeys) -> HeaderValue {
+    etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag())))
+}
+
+async fn read(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let version = state.store.list_version().await?;
+    let kept_as = format!("item/{id}?{}", raw.as_deref().unwrap_or(""));
+    if let Some(answer) = state.answers.get(version, &kept_as) {
+        return Ok(send_kept(answer, &headers));
+    }
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let tag = item_etag(&item, &keys);
+    if matches(&headers, &tag) {
+        return Ok(not_modified([(header::ETAG, tag)]));
+    }
+    let photo = img_data(&state, &item, &keys).await?;
+    let body =
+        Bytes::from(serde_json::to_vec(&ItemJson::new(&item, &keys, photo.as_deref())).map_err(anyhow::Error::from)?);
+    let answer = Answer {
+        headers: vec![
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+            (header::ETAG, tag),
+        ],
+        body,
+    };
+    if answer.body.len() <= MAX_KEPT {
+        state.answers.put(version, kept_as, answer.clone());
+    }
+    Ok(send_kept(answer, &HeaderMap::new()))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    RawQuery(raw): RawQuery,
+    body: JsonObject,
+) -> Result<Response> {
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    // Checking a photo means decoding it and making its thumbnail.
+    let new_item = state.cpu.run(body.len, move || NewItem::parse(&body.fields)).await??;
+    let item = state.store.insert_item(&new_item, &session.user.id, now_ms()).await?;
+    answer(&state, &item, &keys).await
 }
 
 async fn update(
     State(state): State<AppState>,
     Admin(session): Admin,
     Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
     body: JsonObject,
-) -> Result<Json<Item>> {
-    let id = item_id(&id)?;
-    let patch = ItemPatch::from_json(&body.fields)?;
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let patch = ItemPatch::parse(&body.fields)?;
     let item = state.store.update_item(id, &patch, &session.user.id, now_ms()).await?;
-    item.map(Json).ok_or(AppError::NotFound("Item not found"))
+    answer(&state, &item.ok_or(ItemNotFound)?, &keys).await
 }
 
 async fn remove(
@@ -83,10 +394,74 @@ async fn remove(
     Admin(session): Admin,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>> {
-    let id = item_id(&id)?;
+    let id = ItemId::parse(&id)?;
     if state.store.delete_item(id, &session.user.id, now_ms()).await? {
         Ok(Json(json!({ "ok": true })))
     } else {
-        Err(AppError::NotFound("Item not found"))
+        Err(ItemNotFound.into())
     }
+}
+
+/// Which picture of an item.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Picture {
+    Photo,
+    Thumbnail,
+}
+
+async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
+    picture(state, id, raw, headers, Picture::Photo).await
+}
+
+async fn thumbnail(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
+    picture(state, id, raw, headers, Picture::Thumbnail).await
+}
+
+/// The photo or thumbnail of an item, with its type and ETag; cached for ever when asked
+/// for by its current versioned URL.
+async fn picture(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    which: Picture,
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let not_found = || AppError::NotFound("Photo not found");
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let version = item.photo_version.ok_or_else(not_found)?;
+    let tag = match which {
+        Picture::Photo => etag(&version),
+        Picture::Thumbnail => etag(&format!("{version}-t")),
+    };
+    let versioned = Params::parse(raw.as_deref(), &[])?.get("v") == Some(version.as_str());
+    let cache = HeaderValue::from_static(if versioned { IMMUTABLE } else { "no-cache" });
+    let validators = [(header::ETAG, tag), (header::CACHE_CONTROL, cache)];
+    if matches(&headers, &validators[0].1) {
+        return Ok(not_modified(validators));
+    }
+    let (content_type, bytes) = match which {
+        Picture::Photo => {
+            let photo = state.store.photo(id).await?.ok_or_else(not_found)?;
+            (photo.content_type(), photo.bytes)
+        }
+        Picture::Thumbnail => {
+            let thumb = state.store.thumbnail(id).await?.ok_or_else(not_found)?;
+            (thumb.content_type, thumb.bytes)
+        }
+    };
+    let content_type = HeaderValue::from_str(&content_type).map_err(|_| not_found())?;
+    Ok((
+        validators,
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'none'"),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
 }

@@ -1,15 +1,18 @@
 //! The HTTP JSON interface under `/api`: one module per resource, merged here with the
 //! layers every request passes through.
 
+mod conditional;
 mod current_user;
 mod errors;
 mod extract;
+mod guards;
 mod health;
 mod items;
 mod session;
+mod views;
 mod web;
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
 use axum::{
     Router,
@@ -26,32 +29,12 @@ use tower_http::{
 };
 use tracing::Level;
 
-use crate::{
-    auth::{LoginThrottle, Passwords},
-    config::Config,
-    origins::AllowedOrigins,
-    realtime::redis::RedisHealth,
-    store::Store,
-};
-
-pub use current_user::session_from_cookies;
+use crate::{origins::AllowedOrigins, state::AppState};
 
 /// Largest request body accepted (a 5 MiB photo is about 6.7 MiB in base64).
 const BODY_LIMIT: usize = 8 * 1024 * 1024;
 /// A request that takes longer is answered 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    pub store: Store,
-    pub passwords: Passwords,
-    pub throttle: LoginThrottle,
-    pub origins: AllowedOrigins,
-    /// Set when the node shares real-time traffic through Redis.
-    pub redis: Option<RedisHealth>,
-    pub config: Arc<Config>,
-}
 
 pub fn router(state: AppState) -> Router {
     let api = Router::new().merge(session::router()).merge(items::router());
@@ -67,6 +50,11 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     routes
         .fallback(errors::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            state.origins.clone(),
+            guards::refuse_cross_site,
+        ))
+        .layer(middleware::from_fn(guards::refuse_oversized))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
@@ -105,31 +93,21 @@ mod tests {
     use axum::routing::get;
 
     use super::*;
-    use crate::{config::Mode, origins::AllowedOrigins};
+    use crate::{
+        config::{Config, Mode},
+        store::{Create, Store},
+    };
 
     /// Serves `routes` with every layer on a real socket.
     async fn serve(routes: Router<AppState>, mode: Mode) -> (String, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("t.db").display());
         let config = Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            database_url: url.clone(),
-            redis_url: None,
             mode,
-            public_url: None,
-            allowed_origins: Vec::new(),
-            trust_proxy: false,
-            map: Default::default(),
+            ..Config::for_tests(&url)
         };
-        let store = Store::connect(&url).await.unwrap();
-        let state = AppState {
-            throttle: LoginThrottle::new(store.clone()),
-            passwords: Passwords::new().await.unwrap(),
-            origins: AllowedOrigins::from_config(&config),
-            redis: None,
-            store,
-            config: Arc::new(config),
-        };
+        let store = Store::connect(&url, Create::IfMissing).await.unwrap();
+        let state = AppState::new(config, store, None).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, with_layers(routes, state)).await });

@@ -7,19 +7,18 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use cookie::{Cookie, SameSite};
 use serde_json::json;
 
 use super::{
-    AppState,
-    current_user::{SESSION_COOKIE, Viewer, sid_cookie},
+    current_user::Viewer,
     extract::{ClientAddr, JsonObject},
+    views::UserJson,
 };
 use crate::{
-    auth::{SessionToken, ThrottleDecision, token_hash},
-    domain::{Fields, UserId},
+    auth::ThrottleDecision,
+    domain::{Credentials, UserId},
     error::{AppError, Result},
-    time::now_ms,
+    state::AppState,
 };
 
 pub fn router() -> Router<AppState> {
@@ -30,7 +29,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn me(Viewer(session): Viewer) -> Json<serde_json::Value> {
-    Json(json!({ "user": session.map(|s| s.user) }))
+    Json(json!({ "user": session.as_ref().map(|s| UserJson::from(&s.user)) }))
 }
 
 async fn login(
@@ -39,71 +38,44 @@ async fn login(
     headers: HeaderMap,
     body: JsonObject,
 ) -> Result<Response> {
-    let fields = Fields(&body.fields);
-    let required = |field: &'static str| match fields.string(field) {
-        Ok(Some(value)) if !value.is_empty() => Ok(value),
-        _ => Err(AppError::Validation {
-            message: "ID and password required".into(),
-            field: Some(field),
-        }),
-    };
-    let (id, pw) = (required("id")?, required("pw")?);
-
-    let keys = match state.throttle.admit(id, addr, now_ms()).await? {
-        ThrottleDecision::Allowed(keys) => keys,
+    let credentials = Credentials::parse(&body.fields)?;
+    let attempt = match state.throttle.admit(credentials.id(), addr, &headers).await? {
+        ThrottleDecision::Allowed(attempt) => attempt,
         ThrottleDecision::Refused { retry_after_secs } => {
             return Err(AppError::TooManyRequests { retry_after_secs });
         }
     };
     // An id that cannot exist is checked like an unknown one: same answer, same work.
-    let record = match UserId::parse(id) {
-        Ok(id) => state.store.user_record(id.as_str()).await?,
+    let record = match UserId::parse(credentials.id()) {
+        Ok(id) => state.store.user_with_password_hash(id.as_str()).await?,
         Err(_) => None,
     };
-    let (user, stored_hash) = match record {
-        Some(r) => (Some(r.user), Some(r.password_hash)),
-        None => (None, None),
-    };
-    let verified = state.passwords.verify(pw.to_owned(), stored_hash).await?;
+    let (user, stored_hash) = record.unzip();
+    let verified = state
+        .passwords
+        .verify(credentials.password().to_owned(), stored_hash)
+        .await?;
     let Some(user) = user.filter(|_| verified) else {
         return Err(AppError::Unauthenticated("Invalid password"));
     };
-    state.throttle.succeeded(&keys).await?;
-
-    // Always a new session id; one the client still held is ended.
-    if let Some(old) = sid_cookie(&headers) {
-        state.store.delete_session(&token_hash(&old)).await?;
-    }
-    let token = SessionToken::generate();
-    state.store.insert_session(&token.hash(), &user.id, now_ms()).await?;
-    let cookie = session_cookie(token.value(), state.config.secure_cookies(), false);
-    Ok(with_cookie(Json(json!({ "ok": true, "user": user })), cookie))
+    let device = state.throttle.succeeded(&attempt, &user.id).await?;
+    let session = state.sessions.start(&user.id, &headers).await?;
+    let cookies = std::iter::once(session).chain(device);
+    Ok(with_cookies(
+        Json(json!({ "ok": true, "user": UserJson::from(&user) })),
+        cookies,
+    ))
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response> {
-    if let Some(sid) = sid_cookie(&headers) {
-        state.store.delete_session(&token_hash(&sid)).await?;
-    }
-    let cookie = session_cookie("", state.config.secure_cookies(), true);
-    Ok(with_cookie(Json(json!({ "ok": true })), cookie))
+    let cookie = state.sessions.end(&headers).await?;
+    Ok(with_cookies(Json(json!({ "ok": true })), [cookie]))
 }
 
-/// `HttpOnly; SameSite=Lax; Path=/`, `Secure` behind HTTPS. No `Max-Age`: the browser drops
-/// it when it closes (shared campus computers), and the server ends it after 7 idle days.
-fn session_cookie(value: &str, secure: bool, expired: bool) -> HeaderValue {
-    let mut cookie = Cookie::build((SESSION_COOKIE, value))
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .path("/")
-        .secure(secure);
-    if expired {
-        cookie = cookie.max_age(cookie::time::Duration::ZERO);
-    }
-    HeaderValue::from_str(&cookie.to_string()).expect("session cookies are ASCII")
-}
-
-fn with_cookie(body: impl IntoResponse, cookie: HeaderValue) -> Response {
+fn with_cookies(body: impl IntoResponse, cookies: impl IntoIterator<Item = HeaderValue>) -> Response {
     let mut response = body.into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    for cookie in cookies {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
     response
 }

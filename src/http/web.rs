@@ -4,27 +4,24 @@
 use axum::{
     Json, Router,
     extract::{Path, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::get,
 };
-use rust_embed::{EmbeddedFile, RustEmbed};
+use rust_embed::RustEmbed;
 use serde_json::json;
 
-use super::AppState;
-use crate::error::AppError;
+use super::conditional::{etag, matches, not_modified};
+use crate::{error::AppError, state::AppState};
 
+/// The app's own files, from web/src, with their compressed copies (see build.rs).
 #[derive(RustEmbed)]
-#[folder = "web/src/"]
+#[folder = "$OUT_DIR/web/app/"]
 struct AppFiles;
 
-/// Only the distributed files of the libraries the app loads.
+/// The library files the app loads, from web/node_modules, with their compressed copies.
 #[derive(RustEmbed)]
-#[folder = "web/node_modules/"]
-#[include = "leaflet/dist/leaflet.css"]
-#[include = "leaflet/dist/leaflet-src.esm.js"]
-#[include = "leaflet/dist/images/*"]
-#[include = "socket.io-client/dist/socket.io.esm.min.js"]
+#[folder = "$OUT_DIR/web/vendor/"]
 struct LibraryFiles;
 
 /// Scripts and styles only from here; images may come from a tile server; no framing.
@@ -46,15 +43,15 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn index(headers: HeaderMap) -> Result<Response, AppError> {
-    serve(AppFiles::get("index.html"), REVALIDATE, &headers)
+    serve::<AppFiles>("index.html", REVALIDATE, &headers)
 }
 
 async fn app_file(Path(path): Path<String>, headers: HeaderMap) -> Result<Response, AppError> {
-    serve(AppFiles::get(&path), REVALIDATE, &headers)
+    serve::<AppFiles>(&path, REVALIDATE, &headers)
 }
 
 async fn library_file(Path(path): Path<String>, headers: HeaderMap) -> Result<Response, AppError> {
-    serve(LibraryFiles::get(&path), LIBRARY_CACHE, &headers)
+    serve::<LibraryFiles>(&path, LIBRARY_CACHE, &headers)
 }
 
 /// The map settings the app starts with.
@@ -69,20 +66,27 @@ async fn config(State(state): State<AppState>) -> impl IntoResponse {
     ([(header::CACHE_CONTROL, REVALIDATE)], Json(body))
 }
 
-fn serve(file: Option<EmbeddedFile>, cache_control: &'static str, request: &HeaderMap) -> Result<Response, AppError> {
-    let file = file.ok_or(AppError::NotFound("Not found"))?;
-    let etag = format!(
-        "\"{}\"",
-        file.metadata
-            .sha256_hash()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let etag = HeaderValue::from_str(&etag).expect("hex is a valid header value");
-    let headers = [
-        (header::ETAG, etag.clone()),
+/// Content codings the files are stored in besides their own, best first, with the suffix
+/// of their copies.
+const CODINGS: [(&str, &str); 2] = [("br", "br"), ("gzip", "gz")];
+
+/// Serves an embedded file, in the best coding the client accepts.
+fn serve<Files: RustEmbed>(path: &str, cache_control: &'static str, request: &HeaderMap) -> Result<Response, AppError> {
+    let file = Files::get(path).ok_or(AppError::NotFound("Not found"))?;
+    let mime = HeaderValue::from_str(file.metadata.mimetype()).expect("a MIME type is a valid header value");
+    let (coding, file) = CODINGS
+        .iter()
+        .filter(|(coding, _)| accepts(request, coding))
+        .find_map(|(coding, suffix)| Files::get(&format!("{path}.{suffix}")).map(|f| (Some(*coding), f)))
+        .unwrap_or((None, file));
+    let hash: String = file.metadata.sha256_hash()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut headers = vec![
+        (header::ETAG, etag(&hash)),
         (header::CACHE_CONTROL, HeaderValue::from_static(cache_control)),
+        (header::VARY, HeaderValue::from_static("accept-encoding")),
         (
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
@@ -90,9 +94,48 @@ fn serve(file: Option<EmbeddedFile>, cache_control: &'static str, request: &Head
         (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
         (header::REFERRER_POLICY, HeaderValue::from_static("same-origin")),
     ];
-    if request.get(header::IF_NONE_MATCH) == Some(&etag) {
-        return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
+    if matches(request, &headers[0].1) {
+        return Ok(not_modified(HeaderMap::from_iter(headers)));
     }
-    let mime = HeaderValue::from_str(file.metadata.mimetype()).expect("a MIME type is a valid header value");
-    Ok((headers, [(header::CONTENT_TYPE, mime)], file.data).into_response())
+    headers.push((header::CONTENT_TYPE, mime));
+    if let Some(coding) = coding {
+        headers.push((header::CONTENT_ENCODING, HeaderValue::from_static(coding)));
+    }
+    Ok((HeaderMap::from_iter(headers), file.data).into_response())
+}
+
+/// Whether `Accept-Encoding` allows `coding` (named, and not with `q=0`).
+fn accepts(request: &HeaderMap, coding: &str) -> bool {
+    request
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|entry| {
+            let mut parts = entry.split(';').map(str::trim);
+            let named = parts.next().is_some_and(|name| name.eq_ignore_ascii_case(coding));
+            let refused = parts.any(|p| p.strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()) == Some(0.0));
+            named && !refused
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(accept: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(accept));
+        headers
+    }
+
+    #[test]
+    fn accepted_codings() {
+        assert!(accepts(&request("gzip, deflate, br, zstd"), "br"));
+        assert!(accepts(&request("GZIP;q=0.5"), "gzip"));
+        assert!(!accepts(&request("gzip;q=0, br"), "gzip"));
+        assert!(!accepts(&request("br;q=0.000"), "br"));
+        assert!(!accepts(&request("identity"), "gzip"));
+        assert!(!accepts(&HeaderMap::new(), "br"));
+    }
 }

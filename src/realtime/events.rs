@@ -3,11 +3,13 @@
 //! Each handler checks its payload into a domain value, stores before it broadcasts, and
 //! answers failures with an `error` event `{ message }` to the sender alone (and the ack,
 //! when the client asked for one): nothing is stored or sent on, the connection stays.
+//! Everything sent to a socket is counted in its backlog; a socket that lets it grow past
+//! the limit is disconnected (see `outbound`).
 
 use std::borrow::Cow;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::{Value, json, value::RawValue};
 use socketioxide::{
     BroadcastError, SocketIo,
     adapter::Adapter,
@@ -15,13 +17,22 @@ use socketioxide::{
     operators::BroadcastOperators,
 };
 
-use super::connect::Connection;
+use super::{
+    connect::{Connection, Limits},
+    views::{MessageJson, ThreadHistory, history},
+};
 use crate::{
-    domain::{ChatInput, ThreadInput, ThreadRef, ValidationError, check_join_payload},
-    error::AppError,
-    http::AppState,
+    domain::{ChatInput, ItemId, ItemNotFound, ThreadInput, ThreadRef, ValidationError, check_join_payload},
+    error::{AppError, describe},
+    state::AppState,
+    store::StoreError,
     time::now_ms,
 };
+
+/// Framing around an event's payload on the wire, roughly: packet type, namespace, brackets.
+const FRAMING: usize = 8;
+/// The room of clients found not reading: broadcasts leave them out until they are gone.
+const NOT_READING: &str = "not-reading";
 
 /// Why an event was refused; the text is what the sender is told.
 enum EventError {
@@ -35,7 +46,7 @@ impl EventError {
     fn message(&self) -> Cow<'_, str> {
         match self {
             Self::Invalid(err) => Cow::Borrowed(&err.message),
-            Self::ItemNotFound => "Item not found".into(),
+            Self::ItemNotFound => ItemNotFound::MESSAGE.into(),
             Self::Flooding => "Too many messages, slow down".into(),
             // "Internal server error" or "Service temporarily unavailable", never the cause.
             Self::Store(err) => err.to_string().into(),
@@ -49,11 +60,16 @@ impl From<ValidationError> for EventError {
     }
 }
 
-impl From<sqlx::Error> for EventError {
-    fn from(err: sqlx::Error) -> Self {
-        let err = AppError::from(err);
-        tracing::error!(error = ?err, "real-time event failed");
-        Self::Store(err)
+impl From<ItemNotFound> for EventError {
+    fn from(_: ItemNotFound) -> Self {
+        Self::ItemNotFound
+    }
+}
+
+impl From<StoreError> for EventError {
+    fn from(err: StoreError) -> Self {
+        tracing::error!(error = describe(&err).join(": "), "real-time event failed");
+        Self::Store(AppError::from(err))
     }
 }
 
@@ -62,7 +78,8 @@ struct Event<A: Adapter> {
     socket: SocketRef<A>,
     io: SocketIo<A>,
     state: AppState,
-    connection: Option<Connection>,
+    limits: Limits,
+    connection: Connection,
 }
 
 type Outcome = Result<(), EventError>;
@@ -74,9 +91,12 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
     on(&socket, "thread:join", thread_join);
     on(&socket, "thread:send", thread_send);
     on(&socket, "thread:leave", thread_leave);
+    socket.on_disconnect(|socket: SocketRef<A>, State(limits): State<Limits>| async move {
+        limits.backlogs.close(socket.id);
+    });
 }
 
-/// Wraps a handler with the flood check and the answer to the sender.
+/// Wraps a handler with the flood checks and the answer to the sender.
 fn on<A, H, F>(socket: &SocketRef<A>, name: &'static str, handler: H)
 where
     A: Adapter,
@@ -88,10 +108,21 @@ where
         move |socket: SocketRef<A>,
               io: SocketIo<A>,
               State(state): State<AppState>,
+              State(limits): State<Limits>,
               TryData(payload): TryData<Value>,
               ack: AckSender<A>| async move {
-            let connection = socket.extensions.get::<Connection>();
-            let flooding = connection.as_ref().is_some_and(|c| c.limiter.check().is_err());
+            // Set by the connect middleware before any event is handled.
+            let Some(connection) = socket.extensions.get::<Connection>() else {
+                return;
+            };
+            let flooding = connection
+                .limiter
+                .as_ref()
+                .is_some_and(|limiter| limiter.check().is_err())
+                || limits
+                    .per_client
+                    .as_ref()
+                    .is_some_and(|per_client| per_client.check_key(&connection.client).is_err());
             let outcome = if flooding {
                 Err(EventError::Flooding)
             } else {
@@ -99,7 +130,8 @@ where
                     socket: socket.clone(),
                     io,
                     state,
-                    connection,
+                    limits,
+                    connection: connection.clone(),
                 };
                 handler(event, payload.unwrap_or(Value::Null)).await
             };
@@ -107,53 +139,102 @@ where
                 Ok(()) => json!({ "ok": true }),
                 Err(err) => {
                     let message = err.message();
-                    // A full buffer means a client that does not read: it misses its answers.
-                    let _ = socket.emit("error", &json!({ "message": message }));
+                    send(&socket, &connection, "error", &json!({ "message": message }));
                     json!({ "ok": false, "error": message })
                 }
             };
-            let _ = ack.send(&reply);
+            if connection.backlog.charge(reply.to_string().len() + FRAMING) {
+                let _ = ack.send(&reply);
+            } else {
+                drop_slow_client(&socket, &connection);
+            }
         },
     );
 }
 
-/// Broadcasts to the clients `to` selects on every node. When the other nodes cannot be
-/// reached (Redis is down) the adapter gives up before delivering anything, so this node's
-/// clients get it alone; a client that does not read misses it and is no one's delay.
+/// Sends `data` to one socket, counting it in its backlog; a client over its limit is
+/// disconnected instead. A full buffer means a client that does not read: it misses it.
+fn send<A: Adapter>(socket: &SocketRef<A>, connection: &Connection, event: &str, data: &impl Serialize) {
+    let Some(payload) = raw(data) else {
+        return;
+    };
+    if connection.backlog.charge(payload.get().len() + event.len() + FRAMING) {
+        let _ = socket.emit(event, &payload);
+    } else {
+        drop_slow_client(socket, connection);
+    }
+}
+
+/// Disconnects a client that let too much wait for it: it gets nothing more, and its
+/// WebSocket connection is cut (what is queued for it would never leave otherwise). A
+/// long-polling one that never polls again is closed by the next heartbeat.
+fn drop_slow_client<A: Adapter>(socket: &SocketRef<A>, connection: &Connection) {
+    if !connection.backlog.drop_once() {
+        return;
+    }
+    tracing::info!(socket = %socket.id, "disconnecting a client that stopped reading");
+    socket.join(NOT_READING);
+    // Telling it fails when its queue is full; the connection goes anyway.
+    let _ = socket.clone().disconnect();
+    connection.backlog.cut_transport();
+}
+
+/// `data` as JSON text, written once whoever it goes to.
+fn raw(data: &impl Serialize) -> Option<Box<RawValue>> {
+    serde_json::value::to_raw_value(data)
+        .inspect_err(|err| tracing::error!(error = %err, "an event did not serialize"))
+        .ok()
+}
+
+/// Broadcasts to the clients `to` selects on every node, then counts it in the backlog of
+/// each of this node's receivers. When the other nodes cannot be reached (Redis is down) the
+/// adapter gives up before delivering anything, so this node's clients get it alone.
 async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str, data: &impl Serialize) {
-    match to().emit(event, data).await {
+    let Some(payload) = raw(data) else {
+        return;
+    };
+    let to = || to().except(NOT_READING);
+    match to().emit(event, &payload).await {
         Ok(()) => {}
         Err(BroadcastError::Adapter(err)) => {
             tracing::warn!(error = %err, event, "other nodes unreachable; delivered on this node only");
-            if let Err(err) = to().local().emit(event, data).await {
+            if let Err(err) = to().local().emit(event, &payload).await {
                 tracing::debug!(error = %err, event, "not delivered to every client");
             }
         }
         Err(err) => tracing::debug!(error = %err, event, "not delivered to every client"),
     }
+    let size = payload.get().len() + event.len() + FRAMING;
+    for socket in to().local().sockets() {
+        if let Some(connection) = socket.extensions.get::<Connection>()
+            && !connection.backlog.charge(size)
+        {
+            drop_slow_client(&socket, &connection);
+        }
+    }
 }
 
-fn room(item_id: i64) -> String {
+fn room(item_id: ItemId) -> String {
     format!("item:{item_id}")
 }
 
 async fn chat_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     check_join_payload(&payload)?;
-    let history = event.state.store.chat_history().await?;
-    let _ = event.socket.emit("chat:history", &history);
+    let messages = event.state.store.chat_history().await?;
+    let history = history(&messages, event.limits.history_bytes);
+    send(&event.socket, &event.connection, "chat:history", &history);
     Ok(())
 }
 
 async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ChatInput::from_payload(&payload)?;
-    let user_id = event.connection.as_ref().and_then(|c| c.user_id.as_deref());
     let message = event
         .state
         .store
-        .insert_chat_message(&input.nick, &input.text, user_id, now_ms())
+        .insert_chat_message(&input.nick, &input.text, event.connection.user_id.as_deref(), now_ms())
         .await?;
     // Every connected client, the sender included.
-    deliver(|| event.io.broadcast(), "chat:new", &message).await;
+    deliver(|| event.io.broadcast(), "chat:new", &MessageJson::from(&message)).await;
     Ok(())
 }
 
@@ -163,26 +244,29 @@ async fn thread_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     event.socket.join(room(item_id));
     let Some(msgs) = event.state.store.thread_history(item_id).await? else {
         event.socket.leave(room(item_id));
-        return Err(EventError::ItemNotFound);
+        return Err(ItemNotFound.into());
     };
-    let _ = event
-        .socket
-        .emit("thread:history", &json!({ "itemId": item_id, "msgs": msgs }));
+    let msgs = history(&msgs, event.limits.history_bytes);
+    let history = ThreadHistory {
+        item_id: item_id.get(),
+        msgs: &msgs,
+    };
+    send(&event.socket, &event.connection, "thread:history", &history);
     Ok(())
 }
 
 async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ThreadInput::from_payload(&payload)?;
-    let user_id = event.connection.as_ref().and_then(|c| c.user_id.as_deref());
     let store = &event.state.store;
+    let user_id = event.connection.user_id.as_deref();
     let msg = store
         .insert_thread_message(input.item_id, &input.nick, &input.text, user_id, now_ms())
         .await?
-        .ok_or(EventError::ItemNotFound)?;
-    let news = json!({ "itemId": input.item_id, "msg": msg });
+        .ok_or(ItemNotFound)?;
+    let news = json!({ "itemId": input.item_id.get(), "msg": MessageJson::from(&msg) });
     // Everyone who joined the thread, and the sender once whether joined or not.
     deliver(|| event.socket.to(room(input.item_id)), "thread:new", &news).await;
-    let _ = event.socket.emit("thread:new", &news);
+    send(&event.socket, &event.connection, "thread:new", &news);
     Ok(())
 }
 

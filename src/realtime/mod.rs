@@ -6,33 +6,72 @@
 
 mod connect;
 mod events;
+mod outbound;
+mod parts;
 pub mod redis;
+mod views;
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
-use axum::Router;
+use axum::{Router, middleware};
 use socketioxide::{SocketIo, SocketIoBuilder, handler::ConnectHandler};
 use socketioxide_redis::RedisAdapterCtr;
+use tokio::task::JoinHandle;
 
-use self::redis::{FailFastDriver, RedisAdapter};
-use crate::http::AppState;
+use self::{
+    connect::Limits,
+    redis::{FailFastDriver, RedisAdapter},
+};
+use crate::state::AppState;
+
+/// What a WebSocket connection reads into at first (4 KiB by default).
+const WS_READ_BUFFER: usize = 1024;
+/// How often the per-client rate limits forget clients that went quiet.
+const FORGET_QUIET_CLIENTS: Duration = Duration::from_secs(60);
 
 /// Largest Socket.IO packet accepted, on either transport: a 2,000-character message with
 /// its nick fits many times over.
 const MAX_PACKET_BYTES: usize = 64 * 1024;
 
+/// The smallest event the server sends (a `chat:new` of one character, framed), in bytes.
+const SMALLEST_EVENT_BYTES: u64 = 64;
+/// Packets a socket's queue holds when its client may leave any number of bytes unread.
+const MOST_QUEUED_PACKETS: usize = 1 << 16;
+
+/// How many packets a socket's queue holds: enough that a client is disconnected for the
+/// bytes it leaves unread before its queue fills, for a full queue drops what comes next
+/// even to a client that reads (the default of 128 lost most of a burst of 500 messages).
+/// The queue takes memory only as it fills.
+fn queued_packets(max_unsent_bytes: u64) -> usize {
+    match max_unsent_bytes {
+        0 => MOST_QUEUED_PACKETS,
+        bytes => usize::try_from(bytes / SMALLEST_EVENT_BYTES)
+            .map_or(MOST_QUEUED_PACKETS, |n| n.clamp(128, MOST_QUEUED_PACKETS)),
+    }
+}
+
 /// The Socket.IO server settings shared by every adapter.
-fn builder(state: AppState) -> SocketIoBuilder {
+fn builder(state: AppState, limits: Limits) -> SocketIoBuilder {
+    let queued = queued_packets(state.config.limits.max_unsent_bytes);
     SocketIo::builder()
+        .max_buffer_size(queued)
         .with_state(state)
+        .with_state(limits)
         .max_payload(MAX_PACKET_BYTES as u64)
         .ws_max_message_size(MAX_PACKET_BYTES)
         .ws_max_frame_size(MAX_PACKET_BYTES)
+        // Grown when a message needs more; most of an idle connection's memory otherwise.
+        .ws_read_buffer_size(WS_READ_BUFFER)
         .connect_timeout(Duration::from_secs(10))
 }
 
 /// This node's Socket.IO server: on its own, or linked to the other nodes through Redis.
-pub enum Server {
+pub struct Server {
+    io: Io,
+    housekeeping: JoinHandle<()>,
+}
+
+enum Io {
     Single(SocketIo),
     Clustered(SocketIo<RedisAdapter>),
 }
@@ -44,26 +83,57 @@ impl Server {
         state: AppState,
         redis: Option<RedisAdapterCtr<FailFastDriver>>,
     ) -> anyhow::Result<(Router, Self)> {
-        Ok(match redis {
+        let settings = &state.config.limits;
+        let limits = Limits::new(
+            settings.connection_message_rate,
+            settings.address_message_rate,
+            settings.max_unsent_bytes,
+            settings.history_bytes,
+        );
+        let (router, io) = match redis {
             None => {
-                let (layer, io) = builder(state).build_layer();
+                let (layer, io) = builder(state, limits.clone()).build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
-                (router.layer(layer), Self::Single(io))
+                (router.layer(layer), Io::Single(io))
             }
             Some(redis) => {
-                let (layer, io) = builder(state).with_adapter::<RedisAdapter>(redis).build_layer();
+                let (layer, io) = builder(state, limits.clone())
+                    .with_adapter::<RedisAdapter>(redis)
+                    .build_layer();
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
-                (router.layer(layer), Self::Clustered(io))
+                (router.layer(layer), Io::Clustered(io))
             }
-        })
+        };
+        let router = router
+            .layer(middleware::from_fn_with_state(
+                Arc::clone(&limits.backlogs),
+                outbound::track_transport,
+            ))
+            .layer(middleware::from_fn(parts::own_request_parts));
+        let housekeeping = tokio::spawn(forget_quiet_clients(limits));
+        Ok((router, Self { io, housekeeping }))
     }
 
     /// Disconnects every client of this node.
     pub async fn close(&self) {
-        match self {
-            Self::Single(io) => io.close().await,
-            Self::Clustered(io) => io.close().await,
+        self.housekeeping.abort();
+        match &self.io {
+            Io::Single(io) => io.close().await,
+            Io::Clustered(io) => io.close().await,
         }
+    }
+}
+
+/// Keeps the per-client rate limits' memory to the clients heard from lately.
+async fn forget_quiet_clients(limits: Limits) {
+    let Some(per_client) = limits.per_client else {
+        return;
+    };
+    let mut ticks = tokio::time::interval(FORGET_QUIET_CLIENTS);
+    loop {
+        ticks.tick().await;
+        per_client.retain_recent();
+        per_client.shrink_to_fit();
     }
 }

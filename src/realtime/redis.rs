@@ -43,6 +43,21 @@ impl RedisHealth {
 /// Connects to Redis and returns the adapter's constructor and a health handle.
 pub async fn connect(url: &str) -> anyhow::Result<(RedisAdapterCtr<FailFastDriver>, RedisHealth)> {
     let mut config = Config::from_url(url).context("invalid REDIS_URL")?;
+    let servers: Vec<String> = config
+        .server
+        .hosts()
+        .iter()
+        .map(|s| format!("{}:{}", s.host, s.port))
+        .collect();
+    // Never the URL itself: it may carry a password.
+    let shown = format!("Redis at {}", servers.join(", "));
+    // The client reports a refused connection as `Os { code: 111, .. }`; a plain connection
+    // first gets the operating system's own words.
+    if let [first, ..] = servers.as_slice() {
+        tokio::net::TcpStream::connect(first)
+            .await
+            .with_context(|| format!("cannot connect to {shown}"))?;
+    }
     // Publishing and pinging on the subscribed connection needs RESP3 (Redis 6+).
     config.version = RespVersion::RESP3;
     let client = Builder::from_config(config)
@@ -54,7 +69,7 @@ pub async fn connect(url: &str) -> anyhow::Result<(RedisAdapterCtr<FailFastDrive
     tokio::spawn(resubscribe_on_reconnect(client.clone()));
     let inner = FredDriver::new(client.clone())
         .await
-        .context("cannot connect to Redis")?;
+        .with_context(|| format!("cannot connect to {shown}"))?;
     let driver = FailFastDriver {
         inner,
         client: client.clone(),

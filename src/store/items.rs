@@ -1,188 +1,273 @@
-//! Items and the log of review actions on them.
+//! Items, their photos, and the log of review actions on them.
 
-use serde::Serialize;
-use serde_json::json;
+use super::{
+    Db, Store, StoreError,
+    derived::{Derived, Source, place_words},
+    with_pool,
+};
+use crate::domain::{Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Photo};
 
-use super::{Store, with_pool};
-use crate::domain::{ItemPatch, ItemStatus, NewItem};
-
-/// The one representation of an item, in every response: all 12 keys, absent values `null`.
-#[derive(Debug, Clone, PartialEq, Serialize, sqlx::FromRow)]
-pub struct Item {
-    pub id: i64,
-    pub title: String,
-    #[sqlx(rename = "descr")]
-    pub desc: Option<String>,
-    pub cat: Option<String>,
-    #[serde(rename = "imgData")]
-    pub img_data: Option<String>,
-    pub lat: f64,
-    pub lng: f64,
-    pub radius: f64,
-    pub status: String,
-    #[serde(rename = "storagePlace")]
-    pub storage_place: Option<String>,
-    #[serde(serialize_with = "serialize_ms")]
-    pub created_at: i64,
-    #[serde(rename = "createdBy")]
-    pub created_by: String,
+/// An `items` row as the drivers decode it.
+#[derive(sqlx::FromRow)]
+pub(super) struct ItemRow {
+    #[sqlx(try_from = "i64")]
+    id: ItemId,
+    title: String,
+    descr: Option<String>,
+    cat: Option<String>,
+    #[sqlx(try_from = "String")]
+    kind: ItemKind,
+    photo_version: Option<String>,
+    lat: f64,
+    lng: f64,
+    radius: f64,
+    #[sqlx(try_from = "String")]
+    status: ItemStatus,
+    storage_place: Option<String>,
+    created_at: i64,
+    created_by: String,
+    returned_at: Option<i64>,
+    version: i64,
 }
 
-pub(super) fn serialize_ms<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&crate::time::format_ms(*ms))
+impl From<ItemRow> for Item {
+    fn from(row: ItemRow) -> Self {
+        Self {
+            id: row.id,
+            title: row.title,
+            desc: row.descr,
+            cat: row.cat,
+            kind: row.kind,
+            photo_version: row.photo_version,
+            lat: row.lat,
+            lng: row.lng,
+            radius: row.radius,
+            status: row.status,
+            storage_place: row.storage_place,
+            created_at: row.created_at,
+            created_by: row.created_by,
+            returned_at: row.returned_at,
+            version: row.version,
+        }
+    }
 }
 
+/// The columns an [`ItemRow`] is read from.
 macro_rules! item_columns {
     () => {
-        "id, title, descr, cat, img_data, lat, lng, radius, status, storage_place, created_at, created_by"
+        "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
+         created_at, created_by, returned_at, version"
+    };
+}
+pub(super) use item_columns;
+
+/// Every change to an item takes the next list version first; the item keeps it as its own.
+const NEXT_VERSION: &str = "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
+const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
+const INSERT_ITEM: &str = concat!(
+    "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
+     created_at, created_by, version, cat_key, search_words, place_words, \
+     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13, $14, $15, \
+     $16, $17, $18, $19, $20, $10) RETURNING ",
+    item_columns!()
+);
+const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
+const SELECT_ITEM: &str = concat!("SELECT ", item_columns!(), " FROM items WHERE id = $1");
+const UPDATE_ITEM: &str = concat!(
+    "UPDATE items SET status = COALESCE($2, status), \
+     storage_place = CASE WHEN $3 THEN $4 ELSE storage_place END, \
+     place_words = CASE WHEN $3 THEN $5 ELSE place_words END, \
+     version = $6 \
+     WHERE id = $1 RETURNING ",
+    item_columns!()
+);
+const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
+const RECORD_CHANGE: &str =
+    "INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)";
+const SELECT_PHOTO: &str = "SELECT mime, bytes FROM photos WHERE item_id = $1";
+/// The thumbnail, or the photo itself where there is none.
+const SELECT_THUMB: &str = "SELECT thumb IS NULL, mime, COALESCE(thumb, bytes) FROM photos WHERE item_id = $1";
+
+/// Appends to an item's change log on `$conn`, in the transaction of the change itself.
+macro_rules! record_change {
+    ($conn:expr, $id:expr, $actor:expr, $now:expr, $change:expr) => {
+        sqlx::query(RECORD_CHANGE)
+            .bind($id.get())
+            .bind($actor)
+            .bind($now)
+            .bind($change)
+            .execute(&mut *$conn)
+            .await
     };
 }
 
+/// One entry of an item's change log.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChangeRecord {
+    pub changed_by: String,
+    /// Milliseconds since the Unix epoch.
+    pub changed_at: i64,
+    /// What changed, as [`ItemChange::to_json`] wrote it.
+    pub change: String,
+}
+
+/// A thumbnail as served: its type and bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Thumbnail {
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
 impl Store {
-    pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Item, sqlx::Error> {
-        with_pool!(self, write, |pool| {
-            sqlx::query_as(concat!(
-                "INSERT INTO items (title, descr, cat, img_data, lat, lng, radius, status, storage_place, created_at, created_by) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9, $10) RETURNING ",
-                item_columns!()
-            ))
-            .bind(&item.title)
-            .bind(&item.desc)
-            .bind(&item.cat)
-            .bind(&item.img_data)
-            .bind(item.lat)
-            .bind(item.lng)
-            .bind(item.radius)
-            .bind(&item.storage_place)
-            .bind(now)
-            .bind(created_by)
-            .fetch_one(pool)
-            .await
-        })
+    pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Item, StoreError> {
+        let derived = Derived::of(&Source {
+            title: item.title(),
+            desc: item.desc(),
+            cat: item.cat(),
+            storage_place: item.storage_place(),
+            lat: item.lat(),
+            lng: item.lng(),
+            radius: item.radius(),
+        });
+        let photo = item.photo();
+        let photo_version = photo.map(|p| p.photo.version());
+        let row: ItemRow = with_pool!(self, write, pool => {
+                        let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            let row: ItemRow = sqlx::query_as(INSERT_ITEM)
+                .bind(item.title())
+                .bind(item.desc())
+                .bind(item.cat())
+                .bind(item.kind().as_str())
+                .bind(photo_version.as_deref())
+                .bind(item.lat())
+                .bind(item.lng())
+                .bind(item.radius())
+                .bind(item.storage_place())
+                .bind(now)
+                .bind(created_by)
+                .bind(version)
+                .bind(derived.cat_key.as_deref())
+                .bind(&derived.search_words)
+                .bind(derived.place_words.as_deref())
+                .bind(derived.centre.x)
+                .bind(derived.centre.y)
+                .bind(derived.centre.z)
+                .bind(derived.radius.sin)
+                .bind(derived.radius.cos)
+                .fetch_one(&mut *pool)
+                .await?;
+            if let Some(photo) = photo {
+                sqlx::query(INSERT_PHOTO)
+                    .bind(row.id.get())
+                    .bind(&photo.photo.mime)
+                    .bind(&photo.photo.bytes)
+                    .bind(&photo.thumb)
+                    .execute(&mut *pool)
+                    .await?;
+            }
+            Ok(row)
+        })?;
+        Ok(row.into())
     }
 
-    pub async fn item(&self, id: i64) -> Result<Option<Item>, sqlx::Error> {
-        with_pool!(self, read, |pool| {
-            sqlx::query_as(concat!("SELECT ", item_columns!(), " FROM items WHERE id = $1"))
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-        })
+    pub async fn item(&self, id: ItemId) -> Result<Option<Item>, StoreError> {
+        let row: Option<ItemRow> = with_pool!(self, read, pool => {
+            sqlx::query_as(SELECT_ITEM).bind(id.get()).fetch_optional(pool).await
+        })?;
+        Ok(row.map(Item::from))
     }
 
-    /// Items newest first, optionally only those in one state.
-    pub async fn list_items(&self, status: Option<ItemStatus>) -> Result<Vec<Item>, sqlx::Error> {
-        with_pool!(self, read, |pool| match status {
-            None => {
-                sqlx::query_as(concat!(
-                    "SELECT ",
-                    item_columns!(),
-                    " FROM items ORDER BY created_at DESC, id DESC"
-                ))
-                .fetch_all(pool)
-                .await
+    /// The version of every list: it grows with each change to any item, on any node. Asked
+    /// before reading items, so that what is read is never older than the version.
+    pub async fn list_version(&self) -> Result<i64, StoreError> {
+        match &self.db {
+            Db::Sqlite { version, .. } => {
+                let connection = version.lock().expect("the version reader is never poisoned");
+                Ok(connection
+                    .prepare_cached(LIST_VERSION)?
+                    .query_row([], |row| row.get(0))?)
             }
-            Some(status) => {
-                sqlx::query_as(concat!(
-                    "SELECT ",
-                    item_columns!(),
-                    " FROM items WHERE status = $1 ORDER BY created_at DESC, id DESC"
-                ))
-                .bind(status.as_str())
-                .fetch_all(pool)
-                .await
-            }
-        })
+            Db::Postgres(pool) => Ok(sqlx::query_scalar(LIST_VERSION).fetch_one(pool).await?),
+        }
+    }
+
+    /// The item's photo as uploaded; `None` if it has none (or there is no such item).
+    pub async fn photo(&self, id: ItemId) -> Result<Option<Photo>, StoreError> {
+        let row: Option<(String, Vec<u8>)> = with_pool!(self, read, pool => {
+            sqlx::query_as(SELECT_PHOTO).bind(id.get()).fetch_optional(pool).await
+        })?;
+        Ok(row.map(|(mime, bytes)| Photo { mime, bytes }))
+    }
+
+    /// The item's thumbnail; `None` if it has no photo.
+    pub async fn thumbnail(&self, id: ItemId) -> Result<Option<Thumbnail>, StoreError> {
+        let row: Option<(bool, String, Vec<u8>)> = with_pool!(self, read, pool => {
+            sqlx::query_as(SELECT_THUMB).bind(id.get()).fetch_optional(pool).await
+        })?;
+        Ok(row.map(|(is_photo, mime, bytes)| Thumbnail {
+            content_type: if is_photo {
+                mime.to_ascii_lowercase()
+            } else {
+                crate::domain::THUMB_TYPE.to_owned()
+            },
+            bytes,
+        }))
     }
 
     /// Applies an administrator's update and records it; `None` if no such item.
     pub async fn update_item(
         &self,
-        id: i64,
+        id: ItemId,
         patch: &ItemPatch,
         actor: &str,
         now: i64,
-    ) -> Result<Option<Item>, sqlx::Error> {
-        let mut change = serde_json::Map::new();
-        if let Some(status) = patch.status {
-            change.insert("status".into(), json!(status.as_str()));
-        }
-        if let Some(place) = &patch.storage_place {
-            change.insert("storagePlace".into(), json!(place));
-        }
-        let change = serde_json::Value::Object(change).to_string();
-        with_pool!(self, write, |pool| {
-            let mut tx = pool.begin().await?;
-            let item: Option<Item> = sqlx::query_as(concat!(
-                "UPDATE items SET status = COALESCE($2, status), \
-                 storage_place = CASE WHEN $3 THEN $4 ELSE storage_place END \
-                 WHERE id = $1 RETURNING ",
-                item_columns!()
-            ))
-            .bind(id)
-            .bind(patch.status.map(ItemStatus::as_str))
-            .bind(patch.storage_place.is_some())
-            .bind(patch.storage_place.clone().flatten())
-            .fetch_optional(&mut *tx)
-            .await?;
-            if item.is_some() {
-                record_change(&mut tx, id, actor, now, &change).await?;
+    ) -> Result<Option<Item>, StoreError> {
+        let change = ItemChange::Updated(patch).to_json();
+        let place_words = patch.storage_place().and_then(place_words);
+        let row: Option<ItemRow> = with_pool!(self, write, pool => {
+                        let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            let row: Option<ItemRow> = sqlx::query_as(UPDATE_ITEM)
+                .bind(id.get())
+                .bind(patch.status().map(ItemStatus::as_str))
+                .bind(patch.storage_place().is_some())
+                .bind(patch.storage_place().flatten())
+                .bind(place_words.as_deref())
+                .bind(version)
+                .fetch_optional(&mut *pool)
+                .await?;
+            if row.is_none() {
+                // Nothing changed: the version is not spent.
+                return Ok(None);
             }
-            tx.commit().await?;
-            Ok(item)
+            record_change!(pool, id, actor, now, &change)?;
+            Ok(row)
+        })?;
+        Ok(row.map(Item::from))
+    }
+
+    /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no
+    /// such item.
+    pub async fn delete_item(&self, id: ItemId, actor: &str, now: i64) -> Result<bool, StoreError> {
+        let change = ItemChange::Deleted.to_json();
+        with_pool!(self, write, pool => {
+                        sqlx::query(NEXT_VERSION).execute(&mut *pool).await?;
+            let found = sqlx::query(DELETE_ITEM).bind(id.get()).execute(&mut *pool).await?.rows_affected() > 0;
+            if !found {
+                return Ok(false);
+            }
+            record_change!(pool, id, actor, now, &change)?;
+            Ok(true)
         })
     }
 
-    /// Deletes an item (and, by cascade, its thread) and records it; false if no such item.
-    pub async fn delete_item(&self, id: i64, actor: &str, now: i64) -> Result<bool, sqlx::Error> {
-        with_pool!(self, write, |pool| {
-            let mut tx = pool.begin().await?;
-            let found = sqlx::query("DELETE FROM items WHERE id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected()
-                > 0;
-            if found {
-                record_change(&mut tx, id, actor, now, r#"{"deleted":true}"#).await?;
-            }
-            tx.commit().await?;
-            Ok(found)
-        })
-    }
-
-    /// The recorded review actions on an item, oldest first: `(changed_by, changed_at, change)`.
-    pub async fn item_changes(&self, id: i64) -> Result<Vec<(String, i64, String)>, sqlx::Error> {
-        with_pool!(self, read, |pool| {
+    /// The recorded review actions on an item, oldest first.
+    pub async fn item_changes(&self, id: ItemId) -> Result<Vec<ChangeRecord>, StoreError> {
+        with_pool!(self, read, pool => {
             sqlx::query_as("SELECT changed_by, changed_at, change FROM item_changes WHERE item_id = $1 ORDER BY id")
-                .bind(id)
+                .bind(id.get())
                 .fetch_all(pool)
                 .await
         })
     }
-}
-
-/// Appends to the change log inside the caller's transaction, on either backend.
-async fn record_change<'c, DB>(
-    tx: &mut sqlx::Transaction<'c, DB>,
-    item_id: i64,
-    actor: &str,
-    now: i64,
-    change: &str,
-) -> Result<(), sqlx::Error>
-where
-    DB: sqlx::Database,
-    for<'e> &'e mut DB::Connection: sqlx::Executor<'e, Database = DB>,
-    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    for<'q> DB::Arguments: sqlx::IntoArguments<DB>,
-{
-    sqlx::query("INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)")
-        .bind(item_id)
-        .bind(actor)
-        .bind(now)
-        .bind(change)
-        .execute(&mut **tx)
-        .await
-        .map(drop)
 }

@@ -4,24 +4,33 @@
 //! `ON CONFLICT`) and run through [`with_pool!`], which expands it once per backend, so each
 //! arm is checked against its own driver and the same integration suite exercises both.
 
+mod derived;
+mod error;
 mod items;
+mod legacy;
+mod listing;
 mod messages;
 mod sessions;
 mod throttle;
 mod users;
+mod writer;
 
-use std::{str::FromStr, time::Duration};
+use std::{
+    str::FromStr,
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use anyhow::{Context, bail};
 use sqlx::{
-    PgPool, SqlitePool,
-    postgres::PgPoolOptions,
+    Connection, PgConnection, PgPool, SqliteConnection, SqlitePool,
+    postgres::{PgConnectOptions, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
-pub use items::Item;
-pub use messages::Message;
-pub use users::{User, UserRecord};
+use self::writer::Writer;
+pub use error::StoreError;
+pub use items::{ChangeRecord, Thumbnail};
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -29,7 +38,14 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Clone)]
 pub struct Store {
     db: Db,
+    /// Which database this is, for people: "the SQLite database /srv/lostfound.db".
+    name: Arc<str>,
+    /// The last write probe: when, and whether it succeeded.
+    probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
 }
+
+/// A write probe is answered from the last one for this long (each costs a commit).
+const PROBE_REUSE: Duration = Duration::from_secs(1);
 
 #[derive(Clone)]
 enum Db {
@@ -37,104 +53,227 @@ enum Db {
     /// on the busy handler) and a pool of query-only readers, which WAL lets run alongside.
     Sqlite {
         read: SqlitePool,
-        write: SqlitePool,
+        /// The one writer connection, whose writes share commits (see `writer`).
+        writer: Arc<Writer>,
+        /// A connection of its own for the items' version, asked on every read that may be
+        /// answered from the cache: a tiny query run in place, without the hand-off to a
+        /// driver thread that a pool's query costs.
+        version: Arc<std::sync::Mutex<rusqlite::Connection>>,
     },
     Postgres(PgPool),
 }
 
-/// Runs `$body` with `$pool` bound to the reading or writing pool of whichever backend is
-/// configured; the body is compiled once per backend.
+/// Runs a body on whichever backend is configured, with `pool` bound to what it reads or
+/// writes through:
+///
+/// ```ignore
+/// with_pool!(self, read, pool => sqlx::query("SELECT 1").execute(pool).await)
+/// with_pool!(self, write, pool => {
+///     sqlx::query("UPDATE …").execute(&mut *pool).await?;
+///     sqlx::query("INSERT …").execute(&mut *pool).await
+/// })
+/// ```
+///
+/// `pool => body` is a match arm, not a closure: the body is compiled once per backend (so
+/// each is checked against its own driver), and `return` or `?` inside it leave the calling
+/// method, as they would in any `match`. The body yields `Result<T, sqlx::Error>`; the macro
+/// yields `Result<T, StoreError>`.
+///
+/// - `read`: `pool` is a pool of readers (`&SqlitePool`, `&PgPool`).
+/// - `write`: `pool` is a connection (`&mut SqliteConnection`, `&mut PgConnection`; write
+///   `&mut *pool` to run a statement) in a transaction of the body's own — on SQLite a
+///   savepoint of the shared group-commit transaction. The macro returns once the body's
+///   changes are committed; a body that leaves early (`?`, `return`) has them undone.
 macro_rules! with_pool {
-    ($store:expr, read, |$pool:ident| $body:expr) => {
-        match &$store.db {
+    ($store:expr, read, $pool:ident => $body:expr) => {{
+        let result: ::std::result::Result<_, ::sqlx::Error> = match &$store.db {
             $crate::store::Db::Sqlite { read: $pool, .. } => $body,
             $crate::store::Db::Postgres($pool) => $body,
-        }
-    };
-    ($store:expr, write, |$pool:ident| $body:expr) => {
+        };
+        result.map_err($crate::store::StoreError::from)
+    }};
+    ($store:expr, write, $pool:ident => $body:expr) => {{
         match &$store.db {
-            $crate::store::Db::Sqlite { write: $pool, .. } => $body,
-            $crate::store::Db::Postgres($pool) => $body,
+            $crate::store::Db::Sqlite { writer, .. } => {
+                let mut lent = writer.lend().await?;
+                let result: ::std::result::Result<_, ::sqlx::Error> = {
+                    let $pool = lent.connection();
+                    $body
+                };
+                lent.finish(result).await
+            }
+            $crate::store::Db::Postgres(pool) => {
+                let mut transaction = pool.begin().await?;
+                let result: ::std::result::Result<_, ::sqlx::Error> = {
+                    let $pool = &mut *transaction;
+                    $body
+                };
+                let value = result?;
+                transaction.commit().await?;
+                Ok(value)
+            }
         }
-    };
+    }};
 }
 pub(crate) use with_pool;
 
+/// Whether opening a SQLite database may create it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Create {
+    IfMissing,
+    /// Commands that only read or change existing data must not leave an empty database
+    /// behind (say, when run from the wrong directory).
+    Never,
+}
+
 impl Store {
     /// Opens the database named by `url` (`sqlite:` or `postgres:`), creating a SQLite file
-    /// if needed, and applies the embedded migrations.
-    pub async fn connect(url: &str) -> anyhow::Result<Self> {
-        let db = if url.starts_with("sqlite:") {
-            Self::open_sqlite(url).await?
+    /// when `create` allows, and applies the embedded migrations. Errors name the database
+    /// and the real cause.
+    pub async fn connect(url: &str, create: Create) -> anyhow::Result<Self> {
+        let (db, name) = if url.starts_with("sqlite:") {
+            Self::open_sqlite(url, create).await?
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Self::open_postgres(url).await?
         } else {
-            bail!("DATABASE_URL must start with sqlite: or postgres:");
+            bail!("DATABASE_URL must start with sqlite: or postgres:, not {url:?}");
         };
-        Ok(Self { db })
+        Ok(Self {
+            db,
+            name: name.into(),
+            probed: Arc::default(),
+        })
     }
 
-    async fn open_sqlite(url: &str) -> anyhow::Result<Db> {
+    /// Which database this is, for people: "the SQLite database /srv/lostfound.db".
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    async fn open_sqlite(url: &str, create: Create) -> anyhow::Result<(Db, String)> {
         let options = SqliteConnectOptions::from_str(url)
-            .context("invalid SQLite DATABASE_URL")?
-            .create_if_missing(true)
+            .with_context(|| format!("invalid SQLite DATABASE_URL {url:?}"))?
+            .create_if_missing(create == Create::IfMissing)
             .journal_mode(SqliteJournalMode::Wal)
             // FULL: a commit is on disk before the answer is sent, even on power loss.
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(ACQUIRE_TIMEOUT);
-        let write = SqlitePoolOptions::new()
-            .max_connections(1)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options.clone())
+        let path = options.get_filename().to_owned();
+        // SQLite says only "unable to open database file"; the OS says why.
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(create == Create::IfMissing)
+            .truncate(false)
+            .open(&path)
+            .map_err(|err| match err.kind() {
+                std::io::ErrorKind::NotFound if create == Create::Never => anyhow::anyhow!(
+                    "there is no database at {} (set DATABASE_URL to the server's database)",
+                    path.display()
+                ),
+                _ => anyhow::Error::new(err).context(format!("cannot open the SQLite database {}", path.display())),
+            })?;
+        let mut write = SqliteConnection::connect_with(&options)
             .await
-            .context("cannot open the SQLite database")?;
+            .with_context(|| format!("cannot open the SQLite database {}", path.display()))?;
         sqlx::migrate!("migrations/sqlite")
-            .run(&write)
+            .run(&mut write)
             .await
-            .context("cannot migrate the SQLite database")?;
+            .with_context(|| format!("cannot migrate the SQLite database {}", path.display()))?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options.pragma("query_only", "ON"))
             .await
-            .context("cannot open the SQLite database for reading")?;
-        Ok(Db::Sqlite { read, write })
+            .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
+        let version = rusqlite::Connection::open_with_flags(
+            &path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
+        version.busy_timeout(ACQUIRE_TIMEOUT)?;
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        Ok((
+            Db::Sqlite {
+                read,
+                writer: Writer::start(write, ACQUIRE_TIMEOUT),
+                version: Arc::new(std::sync::Mutex::new(version)),
+            },
+            format!("the SQLite database {}", path.display()),
+        ))
     }
 
-    async fn open_postgres(url: &str) -> anyhow::Result<Db> {
+    async fn open_postgres(url: &str) -> anyhow::Result<(Db, String)> {
+        let options = PgConnectOptions::from_str(url).context("invalid PostgreSQL DATABASE_URL")?;
+        // Never the URL itself: it may carry a password.
+        let server = format!(
+            "{}:{}/{}",
+            options.get_host(),
+            options.get_port(),
+            options.get_database().unwrap_or("")
+        );
+        // One connection first: a pool that cannot connect reports only that it timed out.
+        PgConnection::connect_with(&options)
+            .await
+            .with_context(|| format!("cannot connect to PostgreSQL at {server}"))?
+            .close()
+            .await
+            .ok();
         let pool = PgPoolOptions::new()
             .max_connections(16)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect(url)
+            .connect_with(options)
             .await
-            .context("cannot connect to PostgreSQL")?;
+            .with_context(|| format!("cannot connect to PostgreSQL at {server}"))?;
         // Concurrent nodes starting together are serialised by sqlx's advisory lock.
         sqlx::migrate!("migrations/postgres")
             .run(&pool)
             .await
-            .context("cannot migrate the PostgreSQL database")?;
-        Ok(Db::Postgres(pool))
+            .with_context(|| format!("cannot migrate the PostgreSQL database at {server}"))?;
+        Ok((Db::Postgres(pool), format!("the PostgreSQL database {server}")))
     }
 
-    /// Whether the database answers a trivial query.
-    pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        with_pool!(self, read, |pool| sqlx::query("SELECT 1").execute(pool).await.map(drop))
+    /// Whether the database takes a write: a database that can be read but not written (a
+    /// read-only file, a full disk) is not. Probed at most once a second.
+    pub async fn writable(&self) -> bool {
+        let mut probed = self.probed.lock().await;
+        if let Some((at, writable)) = *probed
+            && at.elapsed() < PROBE_REUSE
+        {
+            return writable;
+        }
+        let result = self.probe_write(crate::time::now_ms()).await;
+        if let Err(err) = &result {
+            tracing::warn!(
+                error = crate::error::describe(err).join(": "),
+                "the database refuses writes"
+            );
+        }
+        *probed = Some((Instant::now(), result.is_ok()));
+        result.is_ok()
     }
 
-    /// Deletes sessions idle since `session_cutoff` and throttle windows that began before
-    /// `throttle_cutoff`.
-    pub async fn purge_expired(&self, session_cutoff: i64, throttle_cutoff: i64) -> Result<(), sqlx::Error> {
-        self.delete_idle_sessions(session_cutoff).await?;
-        self.delete_old_login_attempts(throttle_cutoff).await
+    /// Commits a write to the probe row.
+    async fn probe_write(&self, now: i64) -> Result<(), StoreError> {
+        with_pool!(self, write, pool => {
+            sqlx::query(
+                "INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) \
+                 ON CONFLICT (id) DO UPDATE SET checked_at = $1",
+            )
+            .bind(now)
+            .execute(&mut *pool)
+            .await
+            .map(drop)
+        })
     }
 
     /// Waits for in-flight queries and closes every connection (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         match &self.db {
-            Db::Sqlite { read, write } => {
+            Db::Sqlite { read, writer, .. } => {
                 read.close().await;
-                write.close().await;
+                writer.close().await;
             }
             Db::Postgres(pool) => pool.close().await,
         }

@@ -274,9 +274,11 @@ async fn photos_that_are_not_valid_images_are_400() {
 async fn a_photo_of_exactly_5_mib_is_accepted() {
     let app = spawn_app().await;
     let alice = app.logged_in("alice", false).await;
-    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    // A real image, padded after its end to exactly 5 MiB (decoders stop at the end).
+    let mut bytes = png(1_290, 1_290, true);
+    assert!(bytes.len() < 5 * MIB);
     bytes.resize(5 * MIB, 0);
-    let url = format!("data:image/png;base64,{}", STANDARD.encode(&bytes));
+    let url = data_url("image/png", &bytes);
     let item = alice.create_item(item_with("imgData", json!(url))).await;
     assert_eq!(item["imgData"].as_str().map(str::len), Some(url.len()));
 }

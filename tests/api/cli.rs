@@ -11,10 +11,15 @@ use crate::helpers::*;
 
 /// Runs `lostfound user <args>` on `db`, writing `stdin` (if any) as its standard input.
 async fn user_command(db: &TestDb, args: &[&str], stdin: Option<&str>) -> Output {
+    user_command_on(db.url(), args, stdin).await
+}
+
+/// Runs `lostfound user <args>` on the database at `url`.
+async fn user_command_on(url: &str, args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
         .arg("user")
         .args(args)
-        .env("DATABASE_URL", db.url())
+        .env("DATABASE_URL", url)
         .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -162,8 +167,75 @@ async fn command_line_mistakes_fail_with_a_clear_message() {
 
     // The account is as it was: the first password still logs in, nothing else was added.
     let out = succeeds(&db, &["list"], None).await;
-    assert_eq!(out.lines().count(), 2, "a header and alice: {out}");
+    assert_eq!(out.lines().count(), 3, "the database, a header and alice: {out}");
     let app = TestApp::start(db, Mode::Production).await;
     let (status, body) = app.client().login("alice", "alice-pass-1").await;
     assert_eq!((status, &body["user"]["name"]), (StatusCode::OK, &json!("Alice")));
+}
+
+#[tokio::test]
+async fn commands_name_their_database_and_only_add_creates_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("elsewhere.db");
+    let url = format!("sqlite://{}", path.display());
+    let named = format!("the SQLite database {}", path.display());
+    for args in [
+        &["list"][..],
+        &["passwd", "alice", "--password-stdin"],
+        &["remove", "alice"],
+    ] {
+        let output = user_command_on(&url, args, Some("alice-pass-1\n")).await;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(
+            stderr.contains(&format!("there is no database at {}", path.display())),
+            "{args:?}: {stderr}"
+        );
+        assert!(!path.exists(), "{args:?} created the database");
+    }
+    let output = user_command_on(
+        &url,
+        &["add", "alice", "--name", "Alice", "--password-stdin"],
+        Some("alice-pass-1\n"),
+    )
+    .await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success() && stdout.contains(&named), "{stdout}");
+    for args in [
+        &["list"][..],
+        &["passwd", "alice", "--password-stdin"],
+        &["remove", "alice"],
+    ] {
+        let output = user_command_on(&url, args, Some("alice-pass-2\n")).await;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success() && stdout.contains(&named), "{args:?}: {stdout}");
+    }
+}
+
+#[tokio::test]
+async fn unlock_forgets_the_failed_logins_against_an_account() {
+    let db = TestDb::new().await;
+    succeeds(
+        &db,
+        &["add", "alice", "--name", "Alice", "--password-stdin"],
+        Some("alice-pass-1\n"),
+    )
+    .await;
+    let app = TestApp::start(db, Mode::Production).await;
+    let client = app.client();
+    for _ in 0..5 {
+        assert_eq!(
+            client.login("alice", "wrong-password").await.0,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    assert_eq!(
+        client.login("alice", "alice-pass-1").await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let out = succeeds(&app.db, &["unlock", "alice"], None).await;
+    assert!(out.contains("unlocked 'alice'"), "{out}");
+    assert_eq!(client.login("alice", "alice-pass-1").await.0, StatusCode::OK);
+    let stderr = fails(&app.db, &["unlock", "ghost"], None).await;
+    assert!(stderr.contains("no user 'ghost'"), "{stderr}");
 }

@@ -139,20 +139,15 @@ impl TestApp {
 
     /// Starts a server on `db` with the default test configuration changed by `configure`.
     pub async fn start_with(db: TestDb, configure: impl FnOnce(&mut Config)) -> Self {
-        let mut config = Config {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            database_url: db.url().to_owned(),
-            redis_url: None,
-            mode: Mode::Production,
-            public_url: None,
-            allowed_origins: Vec::new(),
-            map: Default::default(),
-            trust_proxy: false,
-        };
+        let mut config = Config::for_tests(db.url());
         configure(&mut config);
         let mode = config.mode;
         let app = App::build(config).await.expect("app builds");
-        let (addr, store, passwords) = (app.local_addr(), app.store().clone(), app.passwords().clone());
+        let (addr, store, passwords) = (
+            app.local_addr(),
+            app.state().store.clone(),
+            app.state().passwords.clone(),
+        );
         let (tx, rx) = oneshot::channel();
         let task = tokio::spawn(app.run(async move {
             let _ = rx.await;
@@ -245,7 +240,7 @@ impl TestApp {
 
     /// How many items are stored, read from the store rather than over HTTP.
     pub async fn item_count(&self) -> usize {
-        self.store.list_items(None).await.unwrap().len()
+        self.store.count_items(&Default::default()).await.unwrap() as usize
     }
 
     /// How many sessions are stored.
@@ -401,3 +396,28 @@ pub fn item_body(title: &str) -> Value {
 
 /// A 1×1 PNG as a data URL.
 pub const PNG_DATA_URL: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/// A PNG of `width` × `height` pixels: random noise (which does not compress) or a gradient.
+pub fn png(width: u32, height: u32, noise: bool) -> Vec<u8> {
+    let image = image::RgbImage::from_fn(width, height, |x, y| {
+        if noise {
+            image::Rgb(rand::random())
+        } else {
+            image::Rgb([(x % 256) as u8, (y % 256) as u8, 90])
+        }
+    });
+    let mut bytes = Vec::new();
+    image
+        .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+        .unwrap();
+    bytes
+}
+
+/// `bytes` as a `data:` URL of type `mime`.
+pub fn data_url(mime: &str, bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}

@@ -62,6 +62,37 @@ async fn a_full_item_returns_every_field_given() {
     assert_eq!(app.client().get(&item_path(&item)).await.1["imgData"], PNG_DATA_URL);
 }
 
+/// A 1×1 GIF89a and a 1×1 lossless WebP, both decoded as such by Chromium.
+const GIF_BASE64: &str = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+const WEBP_BASE64: &str = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==";
+
+#[tokio::test]
+async fn gif_and_webp_photos_are_accepted_and_kept_as_sent() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    for (kind, payload) in [("gif", GIF_BASE64), ("webp", WEBP_BASE64)] {
+        let url = format!("data:image/{kind};base64,{payload}");
+        let mut body = item_body(&format!("Photo as {kind}"));
+        body["imgData"] = json!(url);
+        let item = alice.create_item(body).await;
+        assert_eq!(item["imgData"], url, "{kind}");
+        assert_eq!(app.client().get(&item_path(&item)).await.1["imgData"], url, "{kind}");
+    }
+
+    // The bytes decide, not the declared type: each image declared as the other is refused.
+    for (declared, payload) in [("webp", GIF_BASE64), ("gif", WEBP_BASE64)] {
+        let mut body = item_body("Mislabelled photo");
+        body["imgData"] = json!(format!("data:image/{declared};base64,{payload}"));
+        let (status, error) = alice.post("/api/items", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{declared}: {error}");
+        assert!(
+            error["error"].as_str().is_some_and(|e| e.contains("imgData")),
+            "{declared}: {error}"
+        );
+    }
+    assert_eq!(app.db.count("items").await, 2);
+}
+
 #[tokio::test]
 async fn the_list_is_newest_first() {
     let app = spawn_app().await;

@@ -27,7 +27,9 @@ impl Cluster {
             db.url().starts_with("postgres"),
             "multi-node tests need TEST_DATABASE_URL (PostgreSQL)"
         );
-        let store = lostfound::store::Store::connect(db.url()).await.unwrap();
+        let store = lostfound::store::Store::connect(db.url(), lostfound::store::Create::IfMissing)
+            .await
+            .unwrap();
         let passwords = lostfound::auth::Passwords::new().await.unwrap();
         for (id, admin) in [("alice", false), ("admin", true)] {
             lostfound::auth::add_user(&store, &passwords, id, id, admin, &password_of(id))
@@ -62,19 +64,32 @@ async fn eventually(what: &str, mut attempt: impl AsyncFnMut() -> bool) {
     panic!("{what}: not within 20 s");
 }
 
-/// True when a chat message sent by `from` reaches `to` within 1 s.
-async fn chat_reaches(from: &Sio, to: &Sio, text: &str) -> bool {
+/// Sends a chat message from `from` and waits until `to` has it (each event within 10 s).
+async fn chat_reaches(from: &Sio, to: &Sio, text: &str) {
     assert_eq!(
         from.call("chat:send", json!({ "text": text })).await,
         json!({ "ok": true })
     );
-    for _ in 0..10 {
-        if to.take_all("chat:new").await.iter().any(|m| m["text"] == text) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    false
+    while to.next("chat:new").await["text"] != text {}
+}
+
+/// Sends numbered chat messages from `from` until one of them reaches `to`: those sent before
+/// the nodes are linked again are lost, and a late one counts too.
+async fn chat_reaches_again(what: &str, from: &Sio, to: &Sio, prefix: &str) {
+    let mut n = 0;
+    eventually(what, async || {
+        n += 1;
+        let text = format!("{prefix} {n}");
+        assert_eq!(
+            from.call("chat:send", json!({ "text": text })).await,
+            json!({ "ok": true })
+        );
+        let arrived = to.take_all("chat:new").await;
+        arrived
+            .iter()
+            .any(|m| m["text"].as_str().is_some_and(|t| t.starts_with(prefix)))
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -176,13 +191,13 @@ async fn when_a_node_dies_the_other_serves_on_and_it_rejoins() {
         Sio::connect_to(&a.url, Transport::Websocket, &[]).await,
         Sio::connect_to(&a.url, Transport::Polling, &[]).await,
     );
-    assert!(chat_reaches(&a1, &a2, "still here").await);
+    chat_reaches(&a1, &a2, "still here").await;
 
     // A new B joins the cluster again.
     let b = cluster.node().await;
     let b1 = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
-    assert!(chat_reaches(&a1, &b1, "welcome back").await);
-    assert!(chat_reaches(&b1, &a2, "thanks").await);
+    chat_reaches(&a1, &b1, "welcome back").await;
+    chat_reaches(&b1, &a2, "thanks").await;
 }
 
 #[tokio::test]
@@ -194,14 +209,14 @@ async fn when_redis_restarts_nodes_serve_on_and_cross_node_delivery_resumes() {
         Sio::connect_to(&a.url, Transport::Polling, &[]).await,
     );
     let b1 = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
-    assert!(chat_reaches(&a1, &b1, "before").await);
+    chat_reaches(&a1, &b1, "before").await;
     assert_eq!(a.client().get("/readyz").await.0, StatusCode::OK);
 
     cluster.redis.stop().await;
     // HTTP and this node's own real-time keep working; readiness says Redis is down.
     let (status, items) = a.client().get("/api/items").await;
     assert_eq!((status, items.is_array()), (StatusCode::OK, true));
-    assert!(chat_reaches(&a1, &a2, "during the outage").await);
+    chat_reaches(&a1, &a2, "during the outage").await;
     let (status, ready) = a.client().get("/readyz").await;
     assert_eq!(
         (status, &ready["redis"]),
@@ -209,17 +224,8 @@ async fn when_redis_restarts_nodes_serve_on_and_cross_node_delivery_resumes() {
     );
 
     cluster.redis.restart().await;
-    let mut n = 0;
-    eventually("A reaches B again", async || {
-        n += 1;
-        chat_reaches(&a1, &b1, &format!("a-to-b {n}")).await
-    })
-    .await;
-    eventually("B reaches A again", async || {
-        n += 1;
-        chat_reaches(&b1, &a2, &format!("b-to-a {n}")).await
-    })
-    .await;
+    chat_reaches_again("A reaches B again", &a1, &b1, "a-to-b").await;
+    chat_reaches_again("B reaches A again", &b1, &a2, "b-to-a").await;
     assert_eq!(a.client().get("/readyz").await.0, StatusCode::OK);
     // Everything sent, during the outage too, is in the shared history.
     let reader = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;

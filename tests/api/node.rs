@@ -33,7 +33,21 @@ impl Server {
 
     /// Starts the binary on the database at `database_url` with extra environment variables.
     pub async fn start_with(database_url: &str, env: &[(&str, &str)], args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
+        Self::spawn(Command::new(env!("CARGO_BIN_EXE_lostfound")), database_url, env, args).await
+    }
+
+    /// Like `start_with`, with the process's limit on open files (soft and hard) at `files`.
+    pub async fn start_with_open_files(database_url: &str, env: &[(&str, &str)], files: u64) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lostfound"));
+        // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and exec.
+        unsafe {
+            command.pre_exec(move || rlimit::setrlimit(rlimit::Resource::NOFILE, files, files));
+        }
+        Self::spawn(command, database_url, env, &[]).await
+    }
+
+    async fn spawn(mut command: Command, database_url: &str, env: &[(&str, &str)], args: &[&str]) -> Self {
+        let mut child = command
             .arg("serve")
             .args(args)
             .env_remove("RUST_LOG")
@@ -90,6 +104,23 @@ impl Server {
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("still running")
+    }
+
+    /// Where it listens.
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.url.trim_start_matches("http://").parse().unwrap()
+    }
+
+    /// Its resident memory, in bytes, from /proc.
+    pub fn rss(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
     }
 
     pub fn client(&self) -> TestClient {

@@ -9,7 +9,7 @@ use std::{
 use lostfound::{
     auth::{Passwords, add_user},
     demo::DEMO_ACCOUNTS,
-    store::Store,
+    store::{Create, Store},
 };
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ use crate::{
 
 /// Creates an account directly in the database, before any server runs on it.
 async fn add_account(db: &TestDb, id: &str, password: &str) {
-    let store = Store::connect(db.url()).await.unwrap();
+    let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
     let passwords = Passwords::new().await.unwrap();
     add_user(&store, &passwords, id, "Process Tester", false, password)
         .await
@@ -193,4 +193,34 @@ fn mentions(line: &str, path: &str) -> bool {
         let after = line[at + path.len()..].chars().next();
         !matches!(after, Some(c) if c == '/' || c.is_alphanumeric())
     })
+}
+
+#[tokio::test]
+async fn the_environment_is_set_by_variable_or_flag_and_defaults_to_production() {
+    let db = TestDb::new().await;
+    let development: &[(&str, &str)] = &[("LOSTFOUND_ENV", "development")];
+    for (env, args, with_details) in [
+        (development, &[][..], true),
+        (&[][..], &["--env", "development"][..], true),
+        (&[][..], &[][..], false),
+    ] {
+        let server = Server::start_with(db.url(), env, args).await;
+        let (status, body) = server.client().get("/api/nothing-here").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{env:?} {args:?}: {body}");
+        if with_details {
+            assert_eq!(
+                body,
+                json!({
+                    "error": "Not found",
+                    "details": { "name": "NotFoundError", "stack": body["details"]["stack"] },
+                }),
+                "{env:?} {args:?}"
+            );
+            assert!(body["details"]["stack"].is_string(), "{body}");
+        } else {
+            assert_eq!(body, json!({ "error": "Not found" }), "{env:?} {args:?}");
+        }
+        let (status, ..) = server.signal("-TERM").await;
+        assert!(status.success());
+    }
 }

@@ -1,5 +1,6 @@
 //! The events of interface §6 and their delivery rules, on every transport.
 
+use lostfound::domain::ItemId;
 use serde_json::{Value, json};
 
 use crate::{
@@ -93,18 +94,21 @@ async fn thread_messages_reach_members_and_the_sender_only() {
     let item_id = an_item(&app).await;
     for (_, transport) in TRANSPORTS {
         let member = Sio::connect(&app, transport.clone()).await;
+        let stayer = Sio::connect(&app, transport.clone()).await;
         let sender = Sio::connect(&app, transport.clone()).await;
         let outsider = Sio::connect(&app, transport.clone()).await;
 
-        assert_eq!(
-            member
-                .call("thread:join", json!({ "itemId": item_id, "nick": "M" }))
-                .await,
-            json!({ "ok": true })
-        );
-        let history = member.next("thread:history").await;
-        assert_eq!(history["itemId"], item_id);
-        assert!(history["msgs"].is_array());
+        for (joiner, nick) in [(&member, "M"), (&stayer, "T")] {
+            assert_eq!(
+                joiner
+                    .call("thread:join", json!({ "itemId": item_id, "nick": nick }))
+                    .await,
+                json!({ "ok": true })
+            );
+            let history = joiner.next("thread:history").await;
+            assert_eq!(history["itemId"], item_id);
+            assert!(history["msgs"].is_array());
+        }
 
         // The sender has not joined: it still gets its own message back, once.
         let ack = sender
@@ -114,7 +118,7 @@ async fn thread_messages_reach_members_and_the_sender_only() {
             )
             .await;
         assert_eq!(ack, json!({ "ok": true }));
-        for client in [&member, &sender] {
+        for client in [&member, &stayer, &sender] {
             let news = client.next("thread:new").await;
             assert_eq!(news["itemId"], item_id);
             assert_message(&news["msg"], "S", "is it mine?");
@@ -122,8 +126,8 @@ async fn thread_messages_reach_members_and_the_sender_only() {
         // A chat message sent after the thread message reaches the outsider after anything
         // sent to it before; so once it is there, a thread:new would have been too.
         sender.call("chat:send", json!({ "text": "barrier" })).await;
-        outsider.next("chat:new").await;
-        sender.next("chat:new").await;
+        assert_eq!(outsider.next("chat:new").await["text"], "barrier");
+        assert_eq!(sender.next("chat:new").await["text"], "barrier");
         assert!(
             outsider.take_all("thread:new").await.is_empty(),
             "outsider got thread:new"
@@ -133,22 +137,31 @@ async fn thread_messages_reach_members_and_the_sender_only() {
             "sender got its message twice"
         );
 
-        // After leaving, the member no longer receives the thread.
+        // After leaving, the member no longer receives the thread, which goes on without it:
+        // the message is stored and reaches the member that stayed.
         assert_eq!(
             member.call("thread:leave", json!({ "itemId": item_id })).await,
             json!({ "ok": true })
         );
-        sender
-            .call("thread:send", json!({ "itemId": item_id, "text": "anyone?" }))
-            .await;
+        assert_eq!(
+            sender
+                .call("thread:send", json!({ "itemId": item_id, "text": "anyone?" }))
+                .await,
+            json!({ "ok": true })
+        );
+        for client in [&stayer, &sender] {
+            assert_message(&client.next("thread:new").await["msg"], "Anonymous", "anyone?");
+        }
+        // The barrier: sent once the thread message was acknowledged, so after it on every
+        // connection; the member has it only when anything sent to it before is there too.
         sender.call("chat:send", json!({ "text": "barrier 2" })).await;
-        member.next("chat:new").await;
-        member.next("chat:new").await;
+        assert_eq!(member.next("chat:new").await["text"], "barrier");
+        assert_eq!(member.next("chat:new").await["text"], "barrier 2");
         assert!(
             member.take_all("thread:new").await.is_empty(),
             "left member got thread:new"
         );
-        for client in [member, sender, outsider] {
+        for client in [member, stayer, sender, outsider] {
             client.disconnect().await;
         }
     }
@@ -161,12 +174,12 @@ async fn thread_history_is_the_latest_200_oldest_first_and_per_item() {
     let other_id = an_item_of(&app, "other").await;
     for n in 1..=205 {
         app.store
-            .insert_thread_message(item_id, "N", &format!("m{n}"), None, n)
+            .insert_thread_message(ItemId::new(item_id).unwrap(), "N", &format!("m{n}"), None, n)
             .await
             .unwrap();
     }
     app.store
-        .insert_thread_message(other_id, "N", "elsewhere", None, 1)
+        .insert_thread_message(ItemId::new(other_id).unwrap(), "N", "elsewhere", None, 1)
         .await
         .unwrap();
     let client = Sio::connect(&app, Transport::Websocket).await;
@@ -290,4 +303,136 @@ async fn session_cookie(app: &TestApp, id: &str) -> String {
         .unwrap();
     let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
     set_cookie.split(';').next().unwrap().to_owned()
+}
+
+/// Makes every insert into `table` fail, on either backend, until [`accept_inserts`].
+async fn refuse_inserts(app: &TestApp, table: &str) {
+    if app.db.url().starts_with("postgres") {
+        app.db
+            .sql(
+                "CREATE OR REPLACE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql \
+                 AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$",
+            )
+            .await;
+        app.db
+            .sql(&format!(
+                "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} \
+                 FOR EACH ROW EXECUTE FUNCTION refuse_insert()"
+            ))
+            .await;
+    } else {
+        app.db
+            .sql(&format!(
+                "CREATE TRIGGER refuse_{table} BEFORE INSERT ON {table} \
+                 BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            ))
+            .await;
+    }
+}
+
+async fn accept_inserts(app: &TestApp, table: &str) {
+    let on = if app.db.url().starts_with("postgres") {
+        format!(" ON {table}")
+    } else {
+        String::new()
+    };
+    app.db.sql(&format!("DROP TRIGGER refuse_{table}{on}")).await;
+}
+
+#[tokio::test]
+async fn a_message_that_cannot_be_stored_is_not_sent_on() {
+    let app = spawn_app().await;
+    let item_id = an_item(&app).await;
+    let sender = Sio::connect(&app, Transport::Websocket).await;
+    let bystander = Sio::connect(&app, Transport::Websocket).await;
+    assert_eq!(
+        bystander.call("thread:join", json!({ "itemId": item_id })).await,
+        json!({ "ok": true })
+    );
+    bystander.next("thread:history").await;
+    let failed = json!({ "ok": false, "error": "Internal server error" });
+
+    // The global chat.
+    refuse_inserts(&app, "chat_messages").await;
+    assert_eq!(sender.call("chat:send", json!({ "text": "lost" })).await, failed);
+    assert_eq!(
+        sender.next("error").await,
+        json!({ "message": "Internal server error" })
+    );
+    accept_inserts(&app, "chat_messages").await;
+    // The barrier: sent after the refusal was answered, so after anything it sent on.
+    assert_eq!(
+        sender.call("chat:send", json!({ "text": "stored" })).await,
+        json!({ "ok": true })
+    );
+    for client in [&bystander, &sender] {
+        assert_eq!(client.next("chat:new").await["text"], "stored");
+        assert!(client.take_all("chat:new").await.is_empty());
+    }
+    assert_eq!(app.db.sql("SELECT body FROM chat_messages").await, ["stored"]);
+
+    // An item's thread.
+    refuse_inserts(&app, "thread_messages").await;
+    let message = json!({ "itemId": item_id, "text": "lost too" });
+    assert_eq!(sender.call("thread:send", message).await, failed);
+    assert_eq!(
+        sender.next("error").await,
+        json!({ "message": "Internal server error" })
+    );
+    accept_inserts(&app, "thread_messages").await;
+    let message = json!({ "itemId": item_id, "text": "stored too" });
+    assert_eq!(sender.call("thread:send", message).await, json!({ "ok": true }));
+    for client in [&bystander, &sender] {
+        assert_eq!(client.next("thread:new").await["msg"]["text"], "stored too");
+        assert!(client.take_all("thread:new").await.is_empty());
+    }
+    assert_eq!(app.db.sql("SELECT body FROM thread_messages").await, ["stored too"]);
+}
+
+#[tokio::test]
+async fn http_operations_emit_no_events() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("admin", true).await;
+    let item = admin.create_item(item_body("Watched umbrella")).await;
+    let item_id = item["id"].as_i64().unwrap();
+    let talker = Sio::connect(&app, Transport::Websocket).await;
+    let mut watchers = Vec::new();
+    for (_, transport) in TRANSPORTS {
+        let watcher = Sio::connect(&app, transport).await;
+        watcher.emit("chat:join", json!({ "nick": "W" })).await;
+        watcher.next("chat:history").await;
+        assert_eq!(
+            watcher.call("thread:join", json!({ "itemId": item_id })).await,
+            json!({ "ok": true })
+        );
+        watcher.next("thread:history").await;
+        watchers.push(watcher);
+    }
+
+    // Every HTTP operation, each answered before the next.
+    app.add_user("alice", false).await;
+    let alice = app.client();
+    assert_eq!(
+        alice.login("alice", &password_of("alice")).await.0,
+        reqwest::StatusCode::OK
+    );
+    let other = alice.create_item(item_body("Another umbrella")).await;
+    let path = item_path(&item);
+    for change in [json!({ "status": "approved" }), json!({ "storagePlace": "Shelf C" })] {
+        assert_eq!(admin.patch(&path, change).await.0, reqwest::StatusCode::OK);
+    }
+    assert_eq!(admin.delete(&item_path(&other)).await.0, reqwest::StatusCode::OK);
+    assert_eq!(admin.delete(&path).await.0, reqwest::StatusCode::OK);
+    assert_eq!(alice.post("/api/logout", json!({})).await.0, reqwest::StatusCode::OK);
+    assert_eq!(admin.post("/api/logout", json!({})).await.0, reqwest::StatusCode::OK);
+
+    // The barrier: a chat message sent after all of them is the first thing each watcher gets.
+    assert_eq!(
+        talker.call("chat:send", json!({ "text": "barrier" })).await,
+        json!({ "ok": true })
+    );
+    for watcher in &watchers {
+        assert_eq!(watcher.next("chat:new").await["text"], "barrier");
+        assert_eq!(watcher.take_everything().await, []);
+    }
 }

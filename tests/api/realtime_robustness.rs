@@ -1,6 +1,6 @@
 //! Bad payloads, unknown items, flooding, foreign origins, many clients and slow ones.
 
-use std::time::Duration;
+use std::{collections::BTreeSet, time::Duration};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -8,6 +8,7 @@ use tokio_tungstenite::tungstenite::{Message as WsMessage, client::IntoClientReq
 
 use crate::{
     helpers::*,
+    raw_sio::RawSio,
     sio::{Sio, Transport},
 };
 
@@ -79,29 +80,71 @@ async fn unknown_items_are_refused_and_nothing_is_joined_or_stored() {
     assert_eq!(app.db.count("thread_messages").await, 0);
 }
 
+/// Events a client may send in one burst, and per second after it (src/realtime/connect.rs).
+const EVENT_BURST: f64 = 20.0;
+const EVENTS_PER_SECOND: f64 = 5.0;
+
 #[tokio::test]
 async fn a_flooding_client_is_throttled_without_slowing_anyone_else() {
     let app = spawn_app().await;
-    let flooder = Sio::connect(&app, Transport::Websocket).await;
+    let mut flooder = RawSio::connect(&app).await;
     let calm = Sio::connect(&app, Transport::Websocket).await;
-    let mut refused = 0;
+    // 60 events at once, without waiting for any answer; then every answer.
+    let started = tokio::time::Instant::now();
     for n in 0..60 {
-        let ack = flooder.call("chat:send", json!({ "text": format!("spam {n}") })).await;
-        if ack == json!({ "ok": false, "error": "Too many messages, slow down" }) {
-            refused += 1;
-        }
+        flooder
+            .emit(n, "chat:send", json!({ "text": format!("spam {n}") }))
+            .await;
     }
-    assert!(refused >= 30, "only {refused} of 60 refused");
-    assert_eq!(
-        flooder.next("error").await,
-        json!({ "message": "Too many messages, slow down" })
+    let (acks, events) = flooder.acks(60).await;
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let ok = json!({ "ok": true });
+    let slow_down = json!({ "ok": false, "error": "Too many messages, slow down" });
+    assert!(acks.values().all(|ack| *ack == ok || *ack == slow_down), "{acks:?}");
+    let accepted = acks.values().filter(|ack| **ack == ok).count();
+    let refused = 60 - accepted;
+    // However fast this machine is, the server allowed no more than the burst and the rate
+    // over the time it took.
+    let allowed = EVENT_BURST + EVENTS_PER_SECOND * elapsed + 1.0;
+    assert!(
+        accepted as f64 <= allowed,
+        "{accepted} of 60 accepted in {elapsed:.2} s (at most {allowed:.1})"
     );
-    assert_eq!(app.db.count("chat_messages").await, 60 - refused);
-    // Another client is not affected.
+    if allowed < 60.0 {
+        assert!(refused >= 1, "nothing refused in {elapsed:.2} s");
+    }
+    // Each refusal also came as an error event, and only the accepted messages were stored
+    // and sent on.
+    let errors: Vec<&Value> = events
+        .iter()
+        .filter(|(name, _)| name == "error")
+        .map(|(_, e)| e)
+        .collect();
+    assert_eq!(errors.len(), refused, "{events:?}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| **e == json!({ "message": "Too many messages, slow down" }))
+    );
+    assert_eq!(app.db.count("chat_messages").await, accepted);
+    // Another client is not affected, and has the accepted messages only: the barrier, its
+    // own message, comes after them.
     assert_eq!(
         calm.call("chat:send", json!({ "text": "calm" })).await,
         json!({ "ok": true })
     );
+    let mut delivered = Vec::new();
+    loop {
+        let text = calm.next("chat:new").await["text"].as_str().unwrap().to_owned();
+        if text == "calm" {
+            break;
+        }
+        delivered.push(text);
+    }
+    let expected: Vec<String> = (0..60).filter(|n| acks[n] == ok).map(|n| format!("spam {n}")).collect();
+    delivered.sort_by_key(|t| t[5..].parse::<u32>().unwrap());
+    assert_eq!(delivered, expected);
 }
 
 #[tokio::test]
@@ -235,33 +278,141 @@ async fn chat_fans_out_to_a_hundred_clients() {
     }
 }
 
-#[tokio::test]
-async fn a_client_that_stops_reading_does_not_stall_the_others() {
-    let app = spawn_app().await;
-    // A WebSocket client that completes the handshake and then never reads again.
-    let url = format!("ws://{}/socket.io/?EIO=4&transport=websocket", app.addr);
-    let (mut stalled, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    stalled.next().await.unwrap().unwrap(); // the open packet
-    stalled.send(WsMessage::text("40")).await.unwrap();
-    stalled.next().await.unwrap().unwrap(); // the connect acknowledgement
+/// The text of a `chat:new` packet, `None` for any other packet.
+fn chat_new_text(packet: &str) -> Option<String> {
+    let args: Value = serde_json::from_str(packet.strip_prefix("42")?).ok()?;
+    (args[0] == "chat:new").then(|| args[1]["text"].as_str().unwrap().to_owned())
+}
 
+/// What the server says of the Engine.IO session `sid` when asked over long-polling: `Bad
+/// request` while it is open on WebSocket, `Session ID unknown` once it is closed.
+async fn session_state(app: &TestApp, sid: &str) -> String {
+    let response = reqwest::get(app.url(&format!("/socket.io/?EIO=4&transport=polling&sid={sid}")))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), reqwest::StatusCode::BAD_REQUEST);
+    let body: Value = response.json().await.unwrap();
+    body["message"].as_str().unwrap().to_owned()
+}
+
+const SESSION_CLOSED: &str = "Session ID unknown";
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_disconnected_without_stalling_the_others() {
+    // Every client here is 127.0.0.1: the per-address message limit would stop the flood.
+    let app = TestApp::start_with(TestDb::new().await, |c| c.limits.address_message_rate = 0).await;
+    // Two clients that complete the connection and then stop reading: the first reads again
+    // after the flood, the second never does.
+    let mut resumed = RawSio::connect_small(&app).await;
+    let stalled = RawSio::connect_small(&app).await;
     let receiver = Sio::connect(&app, Transport::Websocket).await;
-    // Enough senders to stay under each one's flood limit; far more than a socket buffers.
-    let senders: Vec<Sio> =
-        futures_util::future::join_all((0..15).map(|_| Sio::connect(&app, Transport::Websocket))).await;
-    let mut sent = 0;
-    for (s, sender) in senders.iter().enumerate() {
-        for n in 0..20 {
-            let ack = sender.call("chat:send", json!({ "text": format!("{s}-{n}") })).await;
-            assert_eq!(ack, json!({ "ok": true }));
-            sent += 1;
+
+    // 50 senders × 20 messages (each within its burst allowance) of ~2,000 characters: 2 MB
+    // to each stalled client, twice what a client may leave unread (1 MiB) and several times
+    // what the kernel's buffers can take. Each sender waits for its acks, so the single
+    // SQLite writer never queues for long.
+    let padding = "x".repeat(1_990);
+    let mut senders = Vec::new();
+    for _ in 0..50 {
+        senders.push(RawSio::connect(&app).await);
+    }
+    let flood = senders.into_iter().enumerate().map(|(s, mut sender)| {
+        let padding = padding.clone();
+        tokio::spawn(async move {
+            let mut texts = Vec::new();
+            for n in 0..20 {
+                let text = format!("{s:02}-{n:02}-{padding}");
+                assert_eq!(sender.chat_send(n, &text).await, json!({ "ok": true }));
+                texts.push(text);
+            }
+            texts
+        })
+    });
+    let mut sent: BTreeSet<String> = BTreeSet::new();
+    for texts in futures_util::future::join_all(flood).await {
+        sent.extend(texts.unwrap());
+    }
+    assert_eq!(sent.len(), 1_000);
+
+    // The others got every message, counted, while two clients held theirs unread.
+    let mut received = BTreeSet::new();
+    for _ in 0..sent.len() {
+        received.insert(receiver.next("chat:new").await["text"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(received, sent);
+    assert_eq!(app.db.count("chat_messages").await, sent.len());
+    // The server answers as before: HTTP, and a new client's message reaching the others.
+    assert_eq!(
+        app.client().get("/api/items").await,
+        (reqwest::StatusCode::OK, json!([]))
+    );
+    let newcomer = Sio::connect(&app, Transport::Websocket).await;
+    assert_eq!(
+        newcomer.call("chat:send", json!({ "text": "still answering" })).await,
+        json!({ "ok": true })
+    );
+    assert_eq!(receiver.next("chat:new").await["text"], "still answering");
+
+    // Both clients that stopped reading were disconnected once more than 1 MiB was waiting
+    // for them — by the flood itself, not by a heartbeat 25 s later.
+    for client in [&resumed, &stalled] {
+        assert_eq!(session_state(&app, &client.sid).await, SESSION_CLOSED);
+    }
+    // Reading again, the first gets what was already on its way, then the end: no more than
+    // the 1 MiB it was allowed to leave waiting and what the kernel's buffers held.
+    let mut got = BTreeSet::new();
+    while let Some(packet) = resumed.next_packet().await {
+        if packet == "2" || packet.starts_with("41") {
+            continue; // a ping, the Socket.IO DISCONNECT
+        }
+        let text = chat_new_text(&packet).unwrap_or_else(|| panic!("unexpected {packet}"));
+        assert!(
+            sent.contains(&text) && got.insert(text),
+            "an unexpected or repeated message"
+        );
+    }
+    let bytes: usize = got.iter().map(String::len).sum();
+    assert!(
+        bytes < (1 << 20) + (512 << 10),
+        "{bytes} bytes reached a client that stopped reading"
+    );
+    assert!(
+        got.len() < sent.len(),
+        "every message reached a client that stopped reading"
+    );
+}
+
+#[tokio::test]
+async fn a_client_slower_than_a_burst_still_gets_all_of_it() {
+    let app = TestApp::start_with(TestDb::new().await, |c| {
+        c.limits.connection_message_rate = 0;
+        c.limits.address_message_rate = 0;
+    })
+    .await;
+    // Small buffers: the kernel holds under 200 KiB for it, so most of the burst below
+    // (400 KB, well within the 1 MiB a client may leave unread) waits in the server's queue.
+    let mut slow = RawSio::connect_small(&app).await;
+    let mut sender = RawSio::connect(&app).await;
+    let padding = "x".repeat(1_000);
+    for n in 0..400 {
+        sender
+            .emit(n, "chat:send", json!({ "text": format!("{n:03}-{padding}") }))
+            .await;
+    }
+    let (acks, _) = sender.acks(400).await;
+    assert!(acks.values().all(|ack| *ack == json!({ "ok": true })));
+    // Reading only now, it gets every message once. (Not necessarily in the order sent: the
+    // server handles one client's events concurrently.)
+    let mut got = BTreeSet::new();
+    while got.len() < 400 {
+        let packet = slow.next_packet().await.expect("the slow client stays connected");
+        if packet == "2" {
+            slow.send("3".into()).await;
+        } else if let Some(text) = chat_new_text(&packet) {
+            assert!(got.insert(text[..3].parse::<u32>().unwrap()), "a message came twice");
         }
     }
-    for _ in 0..sent {
-        receiver.next("chat:new").await;
-    }
-    assert_eq!(app.db.count("chat_messages").await, sent);
-    drop(stalled);
+    assert_eq!(got, (0..400).collect());
 }
 
 #[tokio::test]

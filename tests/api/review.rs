@@ -1,6 +1,6 @@
 //! PATCH and DELETE `/api/items/:id`: who may review, what a review may change, and its record.
 
-use lostfound::time::now_ms;
+use lostfound::{domain::ItemId, time::now_ms};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -34,7 +34,7 @@ async fn review_needs_a_session_then_an_administrator() {
     assert_eq!(app.client().get(&path).await, (StatusCode::OK, item.clone()));
     assert!(
         app.store
-            .item_changes(item["id"].as_i64().unwrap())
+            .item_changes(ItemId::new(item["id"].as_i64().unwrap()).unwrap())
             .await
             .unwrap()
             .is_empty()
@@ -156,30 +156,47 @@ async fn every_change_is_recorded_with_who_when_and_what() {
     let boss = app.logged_in("boss", true).await;
     let item = admin.create_item(item_body("Umbrella")).await;
     let (id, path) = (item["id"].as_i64().unwrap(), item_path(&item));
-    let before = now_ms();
-    admin.patch(&path, json!({ "status": "approved" })).await;
-    boss.patch(&path, json!({ "storagePlace": "Shelf B" })).await;
-    admin
-        .patch(&path, json!({ "status": "rejected", "storagePlace": null }))
-        .await;
-    boss.delete(&path).await;
-    let after = now_ms();
 
-    let changes = app.store.item_changes(id).await.unwrap();
-    let who: Vec<&str> = changes.iter().map(|(by, _, _)| by.as_str()).collect();
-    assert_eq!(who, ["admin", "boss", "admin", "boss"]);
-    assert!(
-        changes.iter().all(|(_, at, _)| (before..=after).contains(at)),
-        "{changes:?}"
-    );
-    let what: Vec<Value> = changes
-        .iter()
-        .map(|(_, _, c)| serde_json::from_str(c).unwrap())
-        .collect();
-    assert_eq!(what[0]["status"], "approved");
-    assert_eq!(what[1]["storagePlace"], "Shelf B");
-    assert!(what[1].get("status").is_none(), "{}", what[1]);
-    assert_eq!(what[2]["status"], "rejected");
-    assert_eq!(what[2].get("storagePlace"), Some(&Value::Null), "{}", what[2]);
-    assert_ne!(what[3], json!({}), "the deletion records nothing");
+    // Each review action with who made it, the time span of its request, and the change.
+    let mut expected = Vec::new();
+    for (client, who, change) in [
+        (&admin, "admin", Some(json!({ "status": "approved" }))),
+        (&boss, "boss", Some(json!({ "storagePlace": "Shelf B" }))),
+        (
+            &admin,
+            "admin",
+            Some(json!({ "status": "rejected", "storagePlace": null })),
+        ),
+        (&boss, "boss", None),
+    ] {
+        let before = now_ms();
+        let answer = match &change {
+            Some(change) => client.patch(&path, change.clone()).await,
+            None => client.delete(&path).await,
+        };
+        let after = now_ms();
+        assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+        let recorded = change.unwrap_or_else(|| json!({ "deleted": true }));
+        expected.push((who, before..=after, recorded));
+    }
+
+    // Read from the table itself, which outlives the item.
+    let rows = app
+        .db
+        .sql(&format!(
+            "SELECT changed_by || ' ' || CAST(changed_at AS TEXT) || ' ' || change \
+             FROM item_changes WHERE item_id = {id} ORDER BY id"
+        ))
+        .await;
+    assert_eq!(rows.len(), expected.len(), "{rows:?}");
+    for (row, (who, during, change)) in rows.iter().zip(expected) {
+        let mut parts = row.splitn(3, ' ');
+        let (by, at, what) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+        assert_eq!(by, who, "{row}");
+        assert!(
+            during.contains(&at.parse::<i64>().unwrap()),
+            "{row} not within {during:?}"
+        );
+        assert_eq!(serde_json::from_str::<Value>(what).unwrap(), change, "{row}");
+    }
 }

@@ -147,6 +147,11 @@ impl Sio {
         taken.into_iter().map(|(_, v)| v).collect()
     }
 
+    /// Every event received so far and not yet taken, as `(name, payload)`, oldest first.
+    pub async fn take_everything(&self) -> Vec<(String, Value)> {
+        std::mem::take(&mut *self.inbox.events.lock().await)
+    }
+
     pub async fn disconnect(self) {
         let _ = self.client.disconnect().await;
     }

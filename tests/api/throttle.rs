@@ -1,54 +1,69 @@
-//! Throttling of failed logins, per account id and per client address.
+//! Throttling of failed logins: per account and address, per address, turns per account, and
+//! trusted devices — and never a lockout of the right person from another address.
+
+use std::net::IpAddr;
 
 use reqwest::{
     StatusCode,
     header::{HeaderMap, HeaderValue, RETRY_AFTER},
 };
-
 use tokio::task::JoinSet;
 
 use crate::helpers::*;
 
-/// Failed logins allowed per account id in the window.
-const PER_ACCOUNT: usize = 5;
+/// Failed logins allowed per account from one address in the window.
+const PER_PAIR: usize = 5;
 /// Failed logins allowed per client address in the window.
 const PER_ADDRESS: usize = 50;
+/// Attempts on one account before they take turns.
+const FREE_PER_ACCOUNT: usize = 5;
 
 #[tokio::test]
-async fn the_sixth_attempt_after_five_failures_is_refused_even_with_the_right_password() {
+async fn failures_from_one_address_never_refuse_the_right_password_from_another() {
     let app = spawn_app().await;
-    app.add_user("alice", false).await;
+    app.add_user("desk", true).await;
     app.add_user("bob", false).await;
-    let client = app.client();
-    fail_logins(&client, "alice", PER_ACCOUNT).await;
+    let attacker = client_at(&app, "127.0.0.2");
+    fail_logins(&attacker, "desk", PER_PAIR).await;
+    assert_throttled(&attacker.login_answer("desk", &password_of("desk")).await);
+    // The same address may still try other accounts.
+    assert_eq!(attacker.login("bob", &password_of("bob")).await.0, StatusCode::OK);
 
-    assert_throttled(&client.login_answer("alice", &password_of("alice")).await);
-    assert_eq!(client.get("/api/me").await.1["user"], serde_json::Value::Null);
-    // Another account from the same client is not affected.
-    assert_eq!(client.login("bob", &password_of("bob")).await.0, StatusCode::OK);
+    // The front desk, at another address, logs in at once.
+    let desk = client_at(&app, "127.0.0.3");
+    assert_eq!(desk.login("desk", &password_of("desk")).await.0, StatusCode::OK);
+    // And its success does not lift the attacker's lock.
+    assert_throttled(
+        &client_at(&app, "127.0.0.2")
+            .login_answer("desk", &password_of("desk"))
+            .await,
+    );
 }
 
 #[tokio::test]
-async fn the_account_throttle_survives_a_restart() {
+async fn the_throttle_survives_a_restart() {
     let app = spawn_app().await;
     app.add_user("alice", false).await;
-    fail_logins(&app.client(), "alice", PER_ACCOUNT).await;
+    fail_logins(&app.client(), "alice", PER_PAIR).await;
 
     let app = app.restart().await;
     assert_throttled(&app.client().login_answer("alice", &password_of("alice")).await);
 }
 
 #[tokio::test]
-async fn a_successful_login_clears_the_account_count() {
+async fn a_successful_login_clears_the_count() {
     let app = spawn_app().await;
     app.add_user("alice", false).await;
-    let client = app.client();
-    fail_logins(&client, "alice", PER_ACCOUNT - 1).await;
-    assert_eq!(client.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    fail_logins(&app.client(), "alice", PER_PAIR - 1).await;
+    assert_eq!(
+        app.client().login("alice", &password_of("alice")).await.0,
+        StatusCode::OK
+    );
 
-    // A fresh allowance of failures, then the limit applies again.
-    fail_logins(&client, "alice", PER_ACCOUNT).await;
-    assert_throttled(&client.login_answer("alice", &password_of("alice")).await);
+    // A fresh allowance of failures for a browser that has not logged in, then the limit.
+    let stranger = app.client();
+    fail_logins(&stranger, "alice", PER_PAIR).await;
+    assert_throttled(&stranger.login_answer("alice", &password_of("alice")).await);
 }
 
 #[tokio::test]
@@ -56,7 +71,7 @@ async fn concurrent_failures_all_count() {
     let app = spawn_app().await;
     app.add_user("alice", false).await;
     let mut attempts = JoinSet::new();
-    for _ in 0..3 * PER_ACCOUNT {
+    for _ in 0..3 * PER_PAIR {
         let client = app.client();
         attempts.spawn(async move { client.login("alice", "wrong-password").await.0 });
     }
@@ -68,7 +83,7 @@ async fn concurrent_failures_all_count() {
             other => panic!("unexpected {other}"),
         }
     }
-    assert!(refused_with_401 <= PER_ACCOUNT, "{refused_with_401} passwords checked");
+    assert!(refused_with_401 <= PER_PAIR, "{refused_with_401} passwords checked");
     assert_throttled(&app.client().login_answer("alice", &password_of("alice")).await);
 }
 
@@ -102,6 +117,106 @@ async fn forwarded_addresses_are_ignored_unless_the_proxy_is_trusted() {
         .login_answer("alice", &password_of("alice"))
         .await;
     assert_throttled(&answer);
+}
+
+#[tokio::test]
+async fn a_browser_that_logged_in_before_gets_in_while_its_address_and_account_are_attacked() {
+    let app = spawn_app().await;
+    app.add_user("desk", true).await;
+    // The front desk's browser logged in before: it carries a device cookie.
+    let desk = client_at(&app, "127.0.0.4");
+    let first = desk.login_answer("desk", &password_of("desk")).await;
+    let device = first
+        .headers
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|c| c.starts_with("lf_device="))
+        .expect("a device cookie")
+        .to_owned();
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/api/login", "Max-Age="] {
+        assert!(device.contains(attribute), "{device}");
+    }
+    assert_eq!(desk.post("/api/logout", serde_json::json!({})).await.0, StatusCode::OK);
+
+    // Someone behind the same address locks the account there, and the address itself.
+    let attacker = client_at(&app, "127.0.0.4");
+    fail_logins(&attacker, "desk", PER_PAIR).await;
+    for n in 0..PER_ADDRESS {
+        attacker.login(&format!("guess{n}"), "wrong-password").await;
+    }
+    assert_throttled(&attacker.login_answer("desk", &password_of("desk")).await);
+
+    // The desk's browser still logs in; its own failures are bounded per device.
+    assert_eq!(desk.login("desk", &password_of("desk")).await.0, StatusCode::OK);
+    let mut device_refused = false;
+    for _ in 0..12 {
+        let answer = desk.login_answer("desk", "wrong-password").await;
+        if answer.status == StatusCode::TOO_MANY_REQUESTS {
+            device_refused = true;
+            break;
+        }
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    }
+    assert!(device_refused, "a trusted device may guess without end");
+}
+
+#[tokio::test]
+async fn guessing_one_account_from_many_addresses_takes_turns_and_the_owner_still_gets_in() {
+    let app = spawn_app().await;
+    app.add_user("alice", false).await;
+    // Ten addresses guess at once: past the first five, attempts take turns.
+    let mut guesses = JoinSet::new();
+    for n in 0..10 {
+        let guesser = client_at(&app, &format!("127.0.1.{}", n + 1));
+        guesses.spawn(async move { guesser.login_answer("alice", "wrong-password").await.status });
+    }
+    while let Some(status) = guesses.join_next().await {
+        let status = status.unwrap();
+        assert!(
+            status == StatusCode::UNAUTHORIZED || status == StatusCode::TOO_MANY_REQUESTS,
+            "{status}"
+        );
+    }
+    // The turns were spaced: 250 ms, then doubling, for each attempt past the free five.
+    let turns = app
+        .db
+        .sql("SELECT CAST(not_before - window_start AS TEXT) FROM login_attempts WHERE throttle_key LIKE 'acct:%'")
+        .await;
+    let spread: i64 = turns[0].parse().unwrap();
+    let least: i64 = (0..10 - FREE_PER_ACCOUNT as i64).map(|n| 250 << n).sum();
+    // Each attempt reads the clock as it arrives, and the one that opens the window may
+    // have read it a few milliseconds after another took the first turn.
+    let skew = 50;
+    assert!(
+        spread >= least - skew,
+        "turns {spread} ms apart in all, at least {least} expected"
+    );
+
+    // The owner, from an address of her own, is let in (after her turn).
+    let owner = client_at(&app, "127.0.2.1");
+    assert_eq!(owner.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn unlock_and_a_new_password_forget_the_failures() {
+    let app = spawn_app().await;
+    app.add_user("alice", false).await;
+    let attacker = client_at(&app, "127.0.0.5");
+    fail_logins(&attacker, "alice", PER_PAIR).await;
+    assert_throttled(&attacker.login_answer("alice", &password_of("alice")).await);
+    assert!(app.db.count("login_attempts").await > 0);
+    lostfound::auth::unlock(&app.store, "alice").await.unwrap();
+    assert_eq!(attacker.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+
+    fail_logins(&client_at(&app, "127.0.0.5"), "alice", PER_PAIR).await;
+    lostfound::auth::set_password(&app.store, &app.passwords, "alice", "a-new-password")
+        .await
+        .unwrap();
+    assert_eq!(
+        client_at(&app, "127.0.0.5").login("alice", "a-new-password").await.0,
+        StatusCode::OK
+    );
 }
 
 /// `count` logins with a wrong password, each answered 401.
@@ -138,6 +253,18 @@ fn client_from(app: &TestApp, addr: &str) -> TestClient {
         http: reqwest::Client::builder()
             .cookie_store(true)
             .default_headers(headers)
+            .build()
+            .unwrap(),
+        base: app.url(""),
+    }
+}
+
+/// A client with a cookie jar of its own whose connections come from `addr` (127.0.0.x).
+fn client_at(app: &TestApp, addr: &str) -> TestClient {
+    TestClient {
+        http: reqwest::Client::builder()
+            .cookie_store(true)
+            .local_address(addr.parse::<IpAddr>().unwrap())
             .build()
             .unwrap(),
         base: app.url(""),

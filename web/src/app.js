@@ -1,9 +1,12 @@
-// Start-up, the session in the header, and switching between views (#/browse, #/report, ...).
+// Start-up, the session in the header, and switching between views (#/browse, #/report,
+// #/mine, ...).
 import { api } from "./api.js";
-import { showError, showNotice } from "./dom.js";
+import { showError, showNotice } from "./announce.js";
+import { forgetNick } from "./nick.js";
 import { reconnect } from "./socket.js";
 import { Browse } from "./browse.js";
 import { ItemDialog } from "./item.js";
+import { Mine } from "./mine.js";
 import { Report } from "./report.js";
 import { Review } from "./review.js";
 import { Chat } from "./chat.js";
@@ -17,6 +20,7 @@ async function main() {
   const dialog = new ItemDialog(state);
   views.browse = new Browse(state, dialog);
   views.report = new Report(state);
+  views.mine = new Mine(state, dialog);
   views.review = new Review(state, dialog);
   views.chat = new Chat(state);
   wireSession();
@@ -55,6 +59,7 @@ function wireSession() {
   document.getElementById("logout").addEventListener("click", async () => {
     try {
       await api("POST", "/api/logout");
+      forgetNick();
       setUser(null);
       showNotice("You are logged out.");
     } catch (error) {
@@ -75,6 +80,7 @@ function renderSession() {
   document.getElementById("login-form").hidden = Boolean(user);
   document.getElementById("signed-in").hidden = !user;
   document.getElementById("user-name").textContent = user ? `${user.name}${user.isAdmin ? " (staff)" : ""}` : "";
+  for (const el of document.querySelectorAll("[data-user]")) el.hidden = !user;
   for (const el of document.querySelectorAll("[data-admin]")) el.hidden = !user?.isAdmin;
 }
 

@@ -1,88 +1,117 @@
-// Browse: the items on a map and, equivalently, in a list; search, category and status filters.
-import { api } from "./api.js";
-import { h, showError, formatTime, CATEGORIES } from "./dom.js";
+// Browse: the items on a map and, equivalently, in a list, a page at a time; search, category,
+// kind, state, "near me" and date filters, all answered by the service.
+import { itemsUrl } from "./api.js";
+import { showError } from "./announce.js";
+import { CARD_FIELDS, itemCard } from "./cards.js";
+import { addCategoryOptions } from "./categories.js";
+import { debounce } from "./debounce.js";
+import { currentPosition } from "./geolocation.js";
 import { L, createMap } from "./map.js";
+import { ItemMarkers } from "./markers.js";
+import { PAGE_SIZE, Pager } from "./pager.js";
+
+/** What the list and the map show of an item. */
+const FIELDS = [...CARD_FIELDS, "lat", "lng", "radius"].join(",");
+/** How long typing pauses before the search goes out. */
+const TYPING_PAUSE_MS = 300;
 
 export class Browse {
   constructor(state, dialog) {
     this.state = state;
     this.dialog = dialog;
-    this.items = [];
+    /** The device's position while "near me" is on. */
+    this.here = null;
     this.form = document.getElementById("filters");
-    this.list = document.getElementById("item-list");
-    const categories = this.form.elements.cat;
-    for (const cat of CATEGORIES) categories.append(h("option", { value: cat }, cat));
-    this.form.addEventListener("input", () => this.render());
-    this.form.elements.status.addEventListener("change", () => this.refresh());
+    this.nearStatus = document.getElementById("near-status");
+    this.pager = new Pager({
+      list: document.getElementById("item-list"),
+      count: document.getElementById("result-count"),
+      empty: "No items match.",
+      render: (item) => itemCard(item, (id) => dialog.open(id), { showState: (i) => i.status !== "approved" }),
+      onPage: (items, first) => this.showOnMap(items, first),
+    });
+    addCategoryOptions(this.form.elements.cat);
+    const typed = debounce(() => this.search(), TYPING_PAUSE_MS);
+    this.form.elements.q.addEventListener("input", typed);
+    this.form.addEventListener("change", ({ target }) => {
+      if (target.name === "q") return; // searched as typed
+      if (target.name === "near") this.toggleNear();
+      else if (target.name !== "within" || this.here) this.search();
+    });
     this.form.addEventListener("submit", (event) => event.preventDefault());
   }
 
   show(itemId) {
     if (!this.map) {
       this.map = createMap(document.getElementById("browse-map"), this.state.config);
-      this.layer = L.layerGroup().addTo(this.map);
+      this.markers = new ItemMarkers(this.map, (id) => this.dialog.open(id));
+      this.nearCircle = L.circle([0, 0], { radius: 0, weight: 2, dashArray: "6 6", fill: false, interactive: false });
     }
     this.map.invalidateSize();
-    this.refresh();
+    this.search();
     if (itemId) this.dialog.open(Number(itemId));
   }
 
-  async refresh() {
-    const status = this.form.elements.status.value;
-    // Only the answer to the latest request is shown, whatever order answers arrive in.
-    const request = (this.latest = Symbol("refresh"));
+  /** The list's address for the filters as they stand. */
+  query() {
+    const f = this.form.elements;
+    const since = f.since.value ? new Date(`${f.since.value}T00:00`) : null; // the reader's midnight
+    return itemsUrl({
+      q: f.q.value.trim(),
+      cat: f.cat.value,
+      kind: f.kind.value,
+      status: f.status.value,
+      since: since && !Number.isNaN(since.getTime()) ? since.toISOString() : "",
+      near: this.here ? `${this.here.latitude},${this.here.longitude}` : "",
+      within: this.here ? f.within.value : "",
+      fields: FIELDS,
+      limit: PAGE_SIZE,
+    });
+  }
+
+  /** Starts the list over from its first page. */
+  search() {
+    this.pager.start(this.query());
+  }
+
+  async toggleNear() {
+    const box = this.form.elements.near;
+    if (!box.checked) {
+      this.here = null;
+      this.nearStatus.textContent = "";
+      this.search();
+      return;
+    }
+    this.nearStatus.textContent = "Finding your location…";
+    let here;
     try {
-      const items = await api("GET", `/api/items${status ? `?status=${status}` : ""}`);
-      if (request !== this.latest) return;
-      this.items = items;
-      this.render();
+      here = await currentPosition();
     } catch (error) {
+      box.checked = false;
+      this.nearStatus.textContent = `${error.message} Showing items everywhere.`;
       showError(error.message);
+      return;
     }
+    // Unticked while the device was looking: nothing to do.
+    if (!box.checked) return;
+    this.here = here;
+    this.nearStatus.textContent = "";
+    this.search();
   }
 
-  /** The items that match the search and the category. */
-  matching() {
-    const q = this.form.elements.q.value.trim().toLowerCase();
-    const cat = this.form.elements.cat.value;
-    return this.items.filter(
-      (item) =>
-        (!cat || item.cat === cat) &&
-        (!q || `${item.title} ${item.desc ?? ""}`.toLowerCase().includes(q)),
-    );
-  }
-
-  render() {
-    const items = this.matching();
-    this.layer.clearLayers();
-    for (const item of items) {
-      const open = () => this.dialog.open(item.id);
-      L.circle([item.lat, item.lng], { radius: item.radius, weight: 1, fillOpacity: 0.1 }).addTo(this.layer);
-      L.marker([item.lat, item.lng], { title: item.title, alt: item.title, keyboard: true })
-        .on("click", open)
-        .on("keypress", (event) => event.originalEvent.key === "Enter" && open())
-        .addTo(this.layer);
+  showOnMap(items, first) {
+    if (first) this.markers.clear();
+    this.markers.add(items);
+    if (!first) return;
+    // A new query: where its items are, or around the reader when searching near them.
+    if (this.here) {
+      const within = Number(this.form.elements.within.value);
+      this.nearCircle.setLatLng([this.here.latitude, this.here.longitude]).setRadius(within).addTo(this.map);
+      // Not animated: Leaflet ignores a new view while a zoom animation runs.
+      this.map.fitBounds(this.nearCircle.getBounds(), { animate: false });
+    } else {
+      this.nearCircle.remove();
+      this.markers.fit();
     }
-    document.getElementById("result-count").textContent =
-      items.length === 1 ? "1 item" : `${items.length} items`;
-    this.list.replaceChildren(
-      ...items.map((item) =>
-        h(
-          "li",
-          {},
-          h(
-            "button",
-            { type: "button", class: "item-card", onclick: () => this.dialog.open(item.id) },
-            item.imgData ? h("img", { src: item.imgData, alt: "" }) : h("span", { class: "no-photo" }),
-            h(
-              "span",
-              { class: "card-text" },
-              h("strong", {}, item.title),
-              h("span", { class: "meta" }, [item.cat ?? "uncategorised", item.status, formatTime(item.created_at)].join(" · ")),
-            ),
-          ),
-        ),
-      ),
-    );
   }
 }

@@ -1,7 +1,7 @@
 // The global chat: its history when opened, then live messages.
-import { nickFrom, prefillNick } from "./dom.js";
-import { entry } from "./item.js";
-import { socket, sendMessage } from "./socket.js";
+import { appendMessage, sendMessage, showHistory } from "./messages.js";
+import { fillNick } from "./nick.js";
+import { socket } from "./socket.js";
 
 export class Chat {
   constructor(state) {
@@ -9,19 +9,15 @@ export class Chat {
     this.joined = false;
     this.log = document.getElementById("chat-log");
     this.form = document.getElementById("chat-form");
-    socket.on("chat:history", (msgs) => this.log.replaceChildren(...msgs.map(entry)));
-    socket.on("chat:new", (msg) => {
-      if (this.joined) {
-        this.log.append(entry(msg));
-        this.log.lastElementChild.scrollIntoView({ block: "nearest" });
-      }
-    });
+    socket.on("chat:history", (msgs) => showHistory(this.log, msgs));
+    // Live messages reach every client; they are shown once the history is there.
+    socket.on("chat:new", (msg) => this.joined && appendMessage(this.log, msg));
     socket.on("connect", () => this.joined && this.join());
     this.form.addEventListener("submit", (event) => this.say(event));
   }
 
   show() {
-    prefillNick(this.form.elements.nick, this.state.user);
+    fillNick(this.form.elements.nick, this.state.user);
     if (!this.joined) {
       this.joined = true;
       this.join();
@@ -29,7 +25,8 @@ export class Chat {
   }
 
   join() {
-    socket.emit("chat:join", { nick: nickFrom(this.form.elements.nick, this.state.user) });
+    // The service only checks a join's nick; each message carries its own.
+    socket.emit("chat:join", {});
   }
 
   say(event) {

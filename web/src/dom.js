@@ -1,4 +1,4 @@
-// Small DOM helpers. User-provided text only ever becomes text nodes, never HTML.
+// Building the page's elements. User-provided text only ever becomes text nodes, never HTML.
 
 /** Creates an element; string children become text nodes, `on*` attributes listeners. */
 export function h(tag, attrs = {}, ...children) {
@@ -15,37 +15,8 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Shows an error to everyone, screen readers included. */
-export function showError(message) {
-  show(document.getElementById("messages"), message, "error");
-}
-
-/** Shows a success or information notice. */
-export function showNotice(message) {
-  show(document.getElementById("notices"), message, "notice");
-}
-
-function show(region, message, kind) {
-  const note = h("p", { class: kind }, message);
-  region.replaceChildren(note);
-  setTimeout(() => note.remove(), 8000);
-}
-
+/** A timestamp from the service in the reader's own format; blank if it cannot be read. */
 export function formatTime(ts) {
   const date = new Date(ts);
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
-}
-
-export const CATEGORIES = ["accessories", "bags", "clothing", "documents", "electronics", "keys", "other"];
-
-/** The nick to send with messages: the one typed, else the user's name, else Anonymous. */
-export function nickFrom(input, user) {
-  const typed = input.value.trim();
-  if (typed) localStorage.setItem("nick", typed);
-  return typed || user?.name || "Anonymous";
-}
-
-/** Fills a nick field from what was used last or the user's name. */
-export function prefillNick(input, user) {
-  if (!input.value) input.value = localStorage.getItem("nick") || user?.name || "";
 }

@@ -1,7 +1,14 @@
-// The item view: every field, the photo, where it is kept, and its live thread.
+// The item view: every field, the full photo (only here: lists show thumbnails), where it is
+// kept, and its live thread.
 import { api } from "./api.js";
-import { h, showError, formatTime, nickFrom, prefillNick } from "./dom.js";
-import { socket, sendMessage } from "./socket.js";
+import { announceWithin, showError } from "./announce.js";
+import { KINDS, STATES } from "./cards.js";
+import { h, formatTime } from "./dom.js";
+import { appendMessage, sendMessage, showHistory } from "./messages.js";
+import { fillNick } from "./nick.js";
+import { socket } from "./socket.js";
+
+const FIELDS = "id,title,desc,cat,kind,lat,lng,radius,status,storagePlace,created_at,createdBy,photoUrl";
 
 export class ItemDialog {
   constructor(state) {
@@ -14,10 +21,10 @@ export class ItemDialog {
     this.dialog.addEventListener("close", () => this.leave());
     this.form.addEventListener("submit", (event) => this.say(event));
     socket.on("thread:history", ({ itemId, msgs }) => {
-      if (itemId === this.itemId) this.log.replaceChildren(...msgs.map(entry));
+      if (itemId === this.itemId) showHistory(this.log, msgs);
     });
     socket.on("thread:new", ({ itemId, msg }) => {
-      if (itemId === this.itemId) this.log.append(entry(msg));
+      if (itemId === this.itemId) appendMessage(this.log, msg);
     });
     // After a reconnection (or a login) the thread is joined again.
     socket.on("connect", () => this.itemId && this.join());
@@ -26,7 +33,7 @@ export class ItemDialog {
   async open(id) {
     let item;
     try {
-      item = await api("GET", `/api/items/${id}`);
+      item = await api("GET", `/api/items/${id}?fields=${FIELDS}`);
     } catch (error) {
       showError(error.message);
       return;
@@ -35,37 +42,39 @@ export class ItemDialog {
     this.itemId = item.id;
     document.getElementById("item-title").textContent = item.title;
     const photo = document.getElementById("item-photo");
-    photo.hidden = !item.imgData;
-    if (item.imgData) {
-      photo.src = item.imgData;
+    photo.hidden = !item.photoUrl;
+    if (item.photoUrl) {
+      photo.src = item.photoUrl;
       photo.alt = `Photo of ${item.title}`;
+    } else {
+      photo.removeAttribute("src");
     }
     const fields = [
       ["Description", item.desc ?? "—"],
+      ["Lost or found", KINDS[item.kind] ?? "—"],
       ["Category", item.cat ?? "—"],
-      ["Status", item.status],
+      ["Status", STATES[item.status] ?? item.status],
       ["Kept at", item.storagePlace ?? "not recorded"],
       ["Reported", `${formatTime(item.created_at)} by ${item.createdBy}`],
       ["Where", `${item.lat.toFixed(5)}, ${item.lng.toFixed(5)} (within ${item.radius} m)`],
     ];
     document.getElementById("item-fields").replaceChildren(...fields.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
     this.log.replaceChildren();
-    prefillNick(this.form.elements.nick, this.state.user);
+    fillNick(this.form.elements.nick, this.state.user);
     if (!this.dialog.open) {
       this.dialog.showModal();
-      // A modal dialog covers the page: its messages must show inside it.
-      this.dialog.append(...messageRegions());
+      announceWithin(this.dialog);
     }
     this.join();
   }
 
   join() {
-    socket.emit("thread:join", { itemId: this.itemId, nick: nickFrom(this.form.elements.nick, this.state.user) });
+    socket.emit("thread:join", { itemId: this.itemId });
   }
 
   leave() {
     if (this.itemId === null) return;
-    document.body.append(...messageRegions());
+    announceWithin(document.body);
     socket.emit("thread:leave", { itemId: this.itemId });
     this.itemId = null;
     if (location.hash.startsWith("#/browse/")) history.replaceState(null, "", "#/browse");
@@ -75,13 +84,4 @@ export class ItemDialog {
     event.preventDefault();
     sendMessage(this.form, this.state.user, "thread:send", { itemId: this.itemId });
   }
-}
-
-function messageRegions() {
-  return [document.getElementById("messages"), document.getElementById("notices")];
-}
-
-/** One message of a thread or the chat. */
-export function entry(msg) {
-  return h("li", {}, h("span", { class: "nick" }, msg.nick), " ", h("span", { class: "text" }, msg.text), " ", h("time", { datetime: msg.ts }, formatTime(msg.ts)));
 }

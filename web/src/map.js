@@ -1,7 +1,7 @@
-// Leaflet maps with the tiles and starting view the service is configured with.
-import * as L from "/vendor/leaflet/dist/leaflet-src.esm.js";
-
-export { L };
+// Leaflet maps with the tiles and starting view the service is configured with. Leaflet and
+// its marker-cluster plugin are the minified classic scripts index.html loads before the
+// app: they set window.L.
+export const L = window.L;
 
 export function createMap(element, config) {
   const map = L.map(element, { keyboard: true }).setView(config.center, config.zoom);

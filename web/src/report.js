@@ -1,7 +1,10 @@
-// Report: title, description, category, a photo scaled down in the browser, a place picked
-// on the map or from the device's location (or typed), and a radius.
+// Report: lost or found, title, description, category, a photo scaled down in the browser, a
+// place picked on the map or from the device's location (or typed), and a radius.
 import { api } from "./api.js";
-import { h, showError, showNotice, CATEGORIES } from "./dom.js";
+import { showError, showNotice } from "./announce.js";
+import { addCategoryOptions } from "./categories.js";
+import { h } from "./dom.js";
+import { currentPosition } from "./geolocation.js";
 import { L, createMap } from "./map.js";
 
 /** Photos are sent as JPEG no larger than this (the service accepts up to 5 MiB). */
@@ -12,7 +15,7 @@ export class Report {
   constructor(state) {
     this.state = state;
     this.form = document.getElementById("report-form");
-    for (const cat of CATEGORIES) this.form.elements.cat.append(h("option", { value: cat }, cat));
+    addCategoryOptions(this.form.elements.cat);
     this.form.addEventListener("submit", (event) => this.submit(event));
     for (const name of ["lat", "lng", "radius"]) {
       this.form.elements[name].addEventListener("input", () => this.drawPlace());
@@ -49,25 +52,23 @@ export class Report {
     this.circle = L.circle([lat, lng], { radius, weight: 1 }).addTo(this.map);
   }
 
-  locate() {
-    if (!navigator.geolocation) {
-      showError("This device cannot tell its location; pick the place on the map.");
+  async locate() {
+    let coords;
+    try {
+      coords = await currentPosition();
+    } catch (error) {
+      showError(`${error.message} Pick the place on the map.`);
       return;
     }
-    navigator.geolocation.getCurrentPosition(
-      ({ coords }) => {
-        this.setPlace(coords.latitude, coords.longitude, coords.accuracy);
-        this.map.setView([coords.latitude, coords.longitude], 17);
-      },
-      () => showError("Your location is not available; pick the place on the map."),
-      { enableHighAccuracy: true, timeout: 10000 },
-    );
+    this.setPlace(coords.latitude, coords.longitude, coords.accuracy);
+    this.map.setView([coords.latitude, coords.longitude], 17);
   }
 
   async submit(event) {
     event.preventDefault();
     const f = this.form.elements;
     const body = {
+      kind: f.kind.value,
       title: f.title.value,
       desc: f.desc.value || null,
       cat: f.cat.value || null,
@@ -78,7 +79,8 @@ export class Report {
     try {
       const file = f.photo.files[0];
       if (file) body.imgData = await scaledPhoto(file);
-      const item = await api("POST", "/api/items", body);
+      // Only what the notice needs back: without `fields` the answer carries the whole photo.
+      const item = await api("POST", "/api/items?fields=id,title", body);
       this.form.reset();
       this.drawPlace();
       showNotice(`Thank you. “${item.title}” is reported and waits for review.`);

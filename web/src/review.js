@@ -1,7 +1,12 @@
 // Review, for administrators: the queue by state; approve, reject, record where an item is
 // kept, delete (after a confirmation).
-import { api } from "./api.js";
-import { h, showError, showNotice, formatTime } from "./dom.js";
+import { api, itemsUrl } from "./api.js";
+import { showError, showNotice } from "./announce.js";
+import { KINDS, STATES, thumbnail } from "./cards.js";
+import { h, formatTime } from "./dom.js";
+import { PAGE_SIZE, Pager } from "./pager.js";
+
+const FIELDS = "id,title,desc,cat,kind,status,storagePlace,created_at,createdBy,thumbUrl";
 
 export class Review {
   constructor(state, dialog) {
@@ -9,28 +14,22 @@ export class Review {
     this.dialog = dialog;
     this.status = document.getElementById("review-status");
     this.list = document.getElementById("review-list");
+    this.pager = new Pager({ list: this.list, count: document.getElementById("review-count"), render: (item) => this.card(item) });
     this.status.addEventListener("change", () => this.refresh());
   }
 
   show() {
     if (!this.state.user?.isAdmin) {
+      this.pager.clear();
       this.list.replaceChildren(h("li", { class: "hint" }, "Only staff can review reports. Log in with a staff account."));
       return;
     }
     this.refresh();
   }
 
-  async refresh() {
-    const request = (this.latest = Symbol("refresh"));
-    try {
-      const query = this.status.value ? `?status=${this.status.value}` : "";
-      const items = await api("GET", `/api/items${query}`);
-      if (request !== this.latest) return;
-      this.list.replaceChildren(...items.map((item) => this.card(item)));
-      if (items.length === 0) this.list.append(h("li", { class: "hint" }, "Nothing here."));
-    } catch (error) {
-      showError(error.message);
-    }
+  /** The queue from its first page, as it stands now. */
+  refresh() {
+    this.pager.start(itemsUrl({ status: this.status.value, fields: FIELDS, limit: PAGE_SIZE }));
   }
 
   card(item) {
@@ -41,13 +40,17 @@ export class Review {
     return h(
       "li",
       { class: "review-card" },
-      item.imgData ? h("img", { src: item.imgData, alt: `Photo of ${item.title}` }) : null,
+      item.thumbUrl ? thumbnail(item, 96, `Photo of ${item.title}`) : null,
       h(
         "div",
         {},
         h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(item.id) }, item.title)),
         h("p", {}, item.desc ?? ""),
-        h("p", { class: "meta" }, `${item.cat ?? "uncategorised"} · ${item.status} · reported by ${item.createdBy} on ${formatTime(item.created_at)}`),
+        h(
+          "p",
+          { class: "meta" },
+          `${KINDS[item.kind]} · ${item.cat ?? "uncategorised"} · ${STATES[item.status]} · reported by ${item.createdBy} on ${formatTime(item.created_at)}`,
+        ),
         h(
           "div",
           { class: "actions" },
@@ -64,7 +67,8 @@ export class Review {
 
   async update(item, patch, label) {
     try {
-      await api("PATCH", `/api/items/${item.id}`, patch);
+      // Only the id back: without `fields` the answer would carry the whole photo.
+      await api("PATCH", `/api/items/${item.id}?fields=id`, patch);
       showNotice(`${label}: “${item.title}”.`);
       this.refresh();
     } catch (error) {

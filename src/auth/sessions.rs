@@ -1,0 +1,98 @@
+//! Login sessions: the `sid` cookie, how long a session lives, and how one is resolved,
+//! started and ended. HTTP and the Socket.IO handshake both go through [`Sessions`].
+
+use axum::http::{HeaderMap, HeaderValue};
+use cookie::{Cookie, SameSite};
+
+use super::token::{Token, cookie_value, token_hash};
+use crate::{
+    domain::User,
+    store::{Store, StoreError},
+    time::now_ms,
+};
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "sid";
+/// A session ends after this long without use.
+const IDLE_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// `last_seen_at` is written at most this often per session, not on every request.
+const TOUCH_INTERVAL_MS: i64 = 60 * 1000;
+
+/// A live session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub user: User,
+}
+
+/// The session policy, over the sessions table.
+#[derive(Clone)]
+pub struct Sessions {
+    store: Store,
+    /// Cookies carry `Secure` when the service is published over HTTPS.
+    secure_cookies: bool,
+}
+
+impl Sessions {
+    pub fn new(store: Store, secure_cookies: bool) -> Self {
+        Self { store, secure_cookies }
+    }
+
+    /// The live session behind the request's `sid` cookie, if any, marked used.
+    pub async fn resolve(&self, headers: &HeaderMap) -> Result<Option<Session>, StoreError> {
+        let Some(sid) = sid_cookie(headers) else {
+            return Ok(None);
+        };
+        let hash = token_hash(&sid);
+        let now = now_ms();
+        let Some((user, last_seen)) = self.store.session_user(&hash, now - IDLE_LIMIT_MS).await? else {
+            return Ok(None);
+        };
+        if now - last_seen >= TOUCH_INTERVAL_MS {
+            self.store.touch_session(&hash, now).await?;
+        }
+        Ok(Some(Session { user }))
+    }
+
+    /// Starts a session for `user_id` under a new id, ending the one the request still held;
+    /// returns the `Set-Cookie` value that hands the id to the client.
+    pub async fn start(&self, user_id: &str, headers: &HeaderMap) -> Result<HeaderValue, StoreError> {
+        if let Some(old) = sid_cookie(headers) {
+            self.store.delete_session(&token_hash(&old)).await?;
+        }
+        let token = Token::generate();
+        self.store.insert_session(&token.hash(), user_id, now_ms()).await?;
+        Ok(self.cookie(token.value(), false))
+    }
+
+    /// Ends the request's session, if any; returns the `Set-Cookie` value that clears it.
+    pub async fn end(&self, headers: &HeaderMap) -> Result<HeaderValue, StoreError> {
+        if let Some(sid) = sid_cookie(headers) {
+            self.store.delete_session(&token_hash(&sid)).await?;
+        }
+        Ok(self.cookie("", true))
+    }
+
+    /// Deletes the sessions that have passed the idle limit.
+    pub async fn purge(&self) -> Result<(), StoreError> {
+        self.store.delete_idle_sessions(now_ms() - IDLE_LIMIT_MS).await
+    }
+
+    /// `HttpOnly; SameSite=Lax; Path=/`, `Secure` behind HTTPS. No `Max-Age`: the browser
+    /// drops it when it closes (shared campus computers), and the server ends it after
+    /// [`IDLE_LIMIT_MS`] without use.
+    fn cookie(&self, value: &str, expired: bool) -> HeaderValue {
+        let mut cookie = Cookie::build((SESSION_COOKIE, value))
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .path("/")
+            .secure(self.secure_cookies);
+        if expired {
+            cookie = cookie.max_age(cookie::time::Duration::ZERO);
+        }
+        HeaderValue::from_str(&cookie.to_string()).expect("session cookies are ASCII")
+    }
+}
+
+fn sid_cookie(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, SESSION_COOKIE)
+}

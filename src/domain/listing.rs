@@ -1,0 +1,233 @@
+//! What `GET /api/items` asks for: filters, a page size and where the page starts, checked
+//! with the exact texts of a bad value.
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+
+use super::{ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words};
+
+/// Largest page.
+pub const MAX_LIMIT: u32 = 200;
+/// Largest `within`, in meters.
+const MAX_WITHIN_M: f64 = 100_000.0;
+
+/// Which items: every filter given must hold.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ItemFilter {
+    pub status: Option<ItemStatus>,
+    pub kind: Option<ItemKind>,
+    /// The category folded to lower case.
+    pub cat: Option<String>,
+    /// Each must be the prefix of a word of the item's text (folded, see `search`).
+    pub words: Vec<String>,
+    pub near: Option<Near>,
+    /// `created_at` bounds in epoch milliseconds: `since` inclusive, `until` exclusive.
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    /// Only the items one user reported.
+    pub created_by: Option<String>,
+}
+
+/// Items whose circle comes within `within` meters of a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Near {
+    pub lat: f64,
+    pub lng: f64,
+    pub within: f64,
+}
+
+/// Where a page starts: after the item last shown (newest first, by `created_at` then `id`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cursor {
+    pub created_at: i64,
+    pub id: ItemId,
+}
+
+impl Cursor {
+    /// An opaque token for a URL.
+    pub fn encode(self) -> String {
+        URL_SAFE_NO_PAD.encode(format!("{}.{}", self.created_at, self.id))
+    }
+
+    pub fn decode(token: &str) -> Result<Self, ValidationError> {
+        let invalid = || ValidationError::new("cursor", "Invalid cursor");
+        let text = URL_SAFE_NO_PAD
+            .decode(token)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or_else(invalid)?;
+        let (created_at, id) = text.split_once('.').ok_or_else(invalid)?;
+        Ok(Self {
+            created_at: created_at.parse().map_err(|_| invalid())?,
+            id: ItemId::parse(id).map_err(|_| invalid())?,
+        })
+    }
+}
+
+/// A checked listing request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListRequest {
+    pub filter: ItemFilter,
+    /// At most this many items, or all of them.
+    pub limit: Option<u32>,
+    pub after: Option<Cursor>,
+}
+
+impl ListRequest {
+    /// Checks the query parameters, given by name; an empty value counts as none.
+    pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
+        let given = |name: &str| param(name).filter(|v| !v.is_empty());
+        let invalid = |name: &'static str, message: &'static str| move |_| ValidationError::new(name, message);
+        let limit = given("limit")
+            .map(|v| v.parse::<u32>().ok().filter(|n| (1..=MAX_LIMIT).contains(n)).ok_or(()))
+            .transpose()
+            .map_err(invalid("limit", "Invalid limit"))?;
+        let within = given("within")
+            .map(|v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|m| (0.0..=MAX_WITHIN_M).contains(m))
+                    .ok_or(())
+            })
+            .transpose()
+            .map_err(invalid("within", "Invalid within"))?;
+        let near = match given("near") {
+            Some(point) => Some(parse_point(point).ok_or(()).map_err(invalid("near", "Invalid near"))?),
+            // A distance from nowhere is a mistake worth telling.
+            None if within.is_some() => return Err(ValidationError::new("near", "Invalid near")),
+            None => None,
+        };
+        Ok(Self {
+            filter: ItemFilter {
+                status: given("status").map(str::parse).transpose()?,
+                kind: given("kind").map(str::parse).transpose()?,
+                cat: given("cat").map(str::to_lowercase),
+                words: given("q").map(|q| folded_words(q).collect()).unwrap_or_default(),
+                near: near.map(|(lat, lng)| Near {
+                    lat,
+                    lng,
+                    within: within.unwrap_or(0.0),
+                }),
+                since: given("since")
+                    .map(parse_time)
+                    .transpose()
+                    .map_err(invalid("since", "Invalid since"))?,
+                until: given("until")
+                    .map(parse_time)
+                    .transpose()
+                    .map_err(invalid("until", "Invalid until"))?,
+                created_by: given("createdBy").map(str::to_owned),
+            },
+            limit,
+            after: given("cursor").map(Cursor::decode).transpose()?,
+        })
+    }
+}
+
+fn parse_point(value: &str) -> Option<(f64, f64)> {
+    let (lat, lng) = value.split_once(',')?;
+    let (lat, lng) = (lat.trim().parse::<f64>().ok()?, lng.trim().parse::<f64>().ok()?);
+    ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lng)).then_some((lat, lng))
+}
+
+fn parse_time(value: &str) -> Result<i64, ()> {
+    let time = OffsetDateTime::parse(value, &Rfc3339).map_err(drop)?;
+    i64::try_from(time.unix_timestamp_nanos() / 1_000_000).map_err(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn parse(query: &[(&str, &str)]) -> Result<ListRequest, ValidationError> {
+        let params: HashMap<&str, &str> = query.iter().copied().collect();
+        ListRequest::parse(|name| params.get(name).copied())
+    }
+
+    fn error(query: &[(&str, &str)]) -> String {
+        parse(query).unwrap_err().message.into_owned()
+    }
+
+    #[test]
+    fn nothing_asked_is_everything() {
+        assert_eq!(parse(&[]).unwrap(), ListRequest::default());
+        assert_eq!(parse(&[("status", ""), ("limit", "")]).unwrap(), ListRequest::default());
+        assert_eq!(error(&[("status", "approved ")]), "Invalid status");
+    }
+
+    #[test]
+    fn every_parameter_is_read() {
+        let cursor = Cursor {
+            created_at: 1_700_000_000_000,
+            id: ItemId::new(42).unwrap(),
+        };
+        let token = cursor.encode();
+        let request = parse(&[
+            ("status", "approved"),
+            ("kind", "found"),
+            ("cat", "Électronique"),
+            ("q", "Blue umbr"),
+            ("near", "51.5,-0.12"),
+            ("within", "250.5"),
+            ("since", "2025-01-17T10:30:00.000Z"),
+            ("until", "2025-01-18T00:00:00+01:00"),
+            ("createdBy", "alice"),
+            ("limit", "20"),
+            ("cursor", &token),
+        ])
+        .unwrap();
+        let f = &request.filter;
+        assert_eq!((f.status, f.kind), (Some(ItemStatus::Approved), Some(ItemKind::Found)));
+        assert_eq!(
+            (f.cat.as_deref(), f.words.clone()),
+            (Some("électronique"), vec!["blue".to_owned(), "umbr".to_owned()])
+        );
+        assert_eq!(
+            f.near,
+            Some(Near {
+                lat: 51.5,
+                lng: -0.12,
+                within: 250.5
+            })
+        );
+        assert_eq!((f.since, f.until), (Some(1_737_109_800_000), Some(1_737_154_800_000)));
+        assert_eq!(f.created_by.as_deref(), Some("alice"));
+        assert_eq!((request.limit, request.after), (Some(20), Some(cursor)));
+    }
+
+    #[test]
+    fn bad_values_have_their_own_texts() {
+        for (query, text) in [
+            (&[("limit", "0")][..], "Invalid limit"),
+            (&[("limit", "201")], "Invalid limit"),
+            (&[("limit", "ten")], "Invalid limit"),
+            (&[("limit", "-1")], "Invalid limit"),
+            (&[("cursor", "%%%")], "Invalid cursor"),
+            (&[("cursor", "bm90LWEtY3Vyc29y")], "Invalid cursor"),
+            (&[("near", "91,0")], "Invalid near"),
+            (&[("near", "51.5")], "Invalid near"),
+            (&[("near", "a,b")], "Invalid near"),
+            (&[("within", "10")], "Invalid near"),
+            (&[("near", "0,0"), ("within", "100001")], "Invalid within"),
+            (&[("near", "0,0"), ("within", "-1")], "Invalid within"),
+            (&[("near", "0,0"), ("within", "far")], "Invalid within"),
+            (&[("since", "yesterday")], "Invalid since"),
+            (&[("until", "2025-01-17")], "Invalid until"),
+            (&[("kind", "stolen")], "Invalid kind"),
+            (&[("status", "lost")], "Invalid status"),
+        ] {
+            assert_eq!(error(query), text, "{query:?}");
+        }
+    }
+
+    #[test]
+    fn cursors_round_trip() {
+        let cursor = Cursor {
+            created_at: 5,
+            id: ItemId::new(7).unwrap(),
+        };
+        assert_eq!(Cursor::decode(&cursor.encode()), Ok(cursor));
+    }
+}

@@ -1,0 +1,66 @@
+//! What every HTTP handler and every real-time event handler can reach, built once.
+
+use std::{ops::Deref, sync::Arc};
+
+use tokio::sync::Semaphore;
+
+use crate::{
+    auth::{LoginThrottle, Passwords, Sessions},
+    cache::AnswerCache,
+    config::Config,
+    cpu::CpuWork,
+    origins::AllowedOrigins,
+    realtime::redis::RedisHealth,
+    store::Store,
+};
+
+/// Bytes of item answers kept ready at most.
+const ANSWER_CACHE_BYTES: usize = 32 << 20;
+/// Parts of list answers produced at once, across all lists.
+const LIST_PRODUCERS: usize = 4;
+
+/// Cloned for every request and event (extractors take it by value): one shared pointer, so
+/// a clone is one reference count, not one per part.
+#[derive(Clone)]
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
+    pub store: Store,
+    pub sessions: Sessions,
+    pub passwords: Passwords,
+    pub throttle: LoginThrottle,
+    pub origins: AllowedOrigins,
+    pub cpu: CpuWork,
+    /// Item answers kept ready while no item changes.
+    pub answers: Arc<AnswerCache>,
+    /// How many parts of list answers are produced at once (fetched, photos read, encoded).
+    pub list_production: Arc<Semaphore>,
+    /// Set when the node shares real-time traffic through Redis.
+    pub redis: Option<RedisHealth>,
+    pub config: Arc<Config>,
+}
+
+impl AppState {
+    pub async fn new(config: Config, store: Store, redis: Option<RedisHealth>) -> anyhow::Result<Self> {
+        Ok(Self(Arc::new(Shared {
+            sessions: Sessions::new(store.clone(), config.secure_cookies()),
+            throttle: LoginThrottle::new(store.clone(), config.secure_cookies()),
+            origins: AllowedOrigins::from_config(&config),
+            cpu: CpuWork::new(),
+            answers: Arc::new(AnswerCache::new(ANSWER_CACHE_BYTES)),
+            list_production: Arc::new(Semaphore::new(LIST_PRODUCERS)),
+            passwords: Passwords::new().await?,
+            redis,
+            store,
+            config: Arc::new(config),
+        })))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}

@@ -1,0 +1,250 @@
+//! Lists of items: filters, keyset pages and counts, as one SQL text built from the request
+//! and run on either backend. Pages are read newest first through the
+//! `(created_at DESC, id DESC)` indexes, so a page costs what it holds, not the table.
+
+use futures_util::{Stream, stream};
+
+use super::{
+    Db, Store, StoreError,
+    items::{ItemRow, item_columns},
+    with_pool,
+};
+use crate::domain::{
+    Cursor, Item, ItemFilter, Near,
+    geo::{HalfAngle, UnitVector, degrees_spanned},
+};
+
+/// A value bound to a `$n` parameter.
+enum Arg {
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// An SQL text and the values of its parameters, in order.
+struct Sql {
+    text: String,
+    args: Vec<Arg>,
+}
+
+impl Sql {
+    fn new(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            args: Vec::new(),
+        }
+    }
+
+    /// A parameter for `value`, as `$n`.
+    fn param(&mut self, value: Arg) -> String {
+        self.args.push(value);
+        format!("${}", self.args.len())
+    }
+
+    /// Appends ` WHERE …` for `filter` (and `after`).
+    fn filter(&mut self, db: &Db, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
+        let mut conditions = Vec::new();
+        if let Some(status) = filter.status {
+            conditions.push(format!("status = {}", self.param(Arg::Text(status.as_str().into()))));
+        }
+        if let Some(kind) = filter.kind {
+            conditions.push(format!("kind = {}", self.param(Arg::Text(kind.as_str().into()))));
+        }
+        if let Some(cat) = &filter.cat {
+            conditions.push(format!("cat_key = {}", self.param(Arg::Text(cat.clone()))));
+        }
+        if let Some(user) = &filter.created_by {
+            conditions.push(format!("created_by = {}", self.param(Arg::Text(user.clone()))));
+        }
+        if let Some(since) = filter.since {
+            conditions.push(format!("created_at >= {}", self.param(Arg::Int(since))));
+        }
+        if let Some(until) = filter.until {
+            conditions.push(format!("created_at < {}", self.param(Arg::Int(until))));
+        }
+        if !filter.words.is_empty() {
+            conditions.push(self.words(db, &filter.words));
+        }
+        if let Some(near) = filter.near {
+            conditions.extend(self.near(near, max_radius));
+        }
+        if let Some(after) = after {
+            let (at, id) = (
+                self.param(Arg::Int(after.created_at)),
+                self.param(Arg::Int(after.id.get())),
+            );
+            conditions.push(format!("(created_at, id) < ({at}, {id})"));
+        }
+        if !conditions.is_empty() {
+            self.text.push_str(" WHERE ");
+            self.text.push_str(&conditions.join(" AND "));
+        }
+    }
+
+    /// Every word a prefix of a word of the item's text. The words are folded letters and
+    /// digits only (`domain::search`), so quoting them is all the escaping either syntax needs.
+    fn words(&mut self, db: &Db, words: &[String]) -> String {
+        match db {
+            Db::Sqlite { .. } => {
+                let query = words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" ");
+                format!(
+                    "id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH {})",
+                    self.param(Arg::Text(query))
+                )
+            }
+            Db::Postgres(_) => {
+                let query = words.iter().map(|w| format!("'{w}':*")).collect::<Vec<_>>().join(" & ");
+                format!(
+                    "to_tsvector('simple', coalesce(search_words, '') || ' ' || coalesce(place_words, '')) \
+                     @@ to_tsquery('simple', {})",
+                    self.param(Arg::Text(query))
+                )
+            }
+        }
+    }
+
+    /// The circle comes within `near.within` of the point: a box on the indexed latitude
+    /// (and longitude) first, then the exact great-circle test (`domain::geo`).
+    fn near(&mut self, near: Near, max_radius: f64) -> Vec<String> {
+        let (dlat, dlng) = degrees_spanned(near.lat, near.within + max_radius);
+        let mut conditions = vec![format!(
+            "lat BETWEEN {} AND {}",
+            self.param(Arg::Real(near.lat - dlat)),
+            self.param(Arg::Real(near.lat + dlat))
+        )];
+        if let Some(dlng) = dlng.filter(|d| near.lng - d >= -180.0 && near.lng + d <= 180.0) {
+            conditions.push(format!(
+                "lng BETWEEN {} AND {}",
+                self.param(Arg::Real(near.lng - dlng)),
+                self.param(Arg::Real(near.lng + dlng))
+            ));
+        }
+        let point = UnitVector::new(near.lat, near.lng);
+        let within = HalfAngle::of_meters(near.within);
+        let (x, y, z) = (
+            self.param(Arg::Real(point.x)),
+            self.param(Arg::Real(point.y)),
+            self.param(Arg::Real(point.z)),
+        );
+        let (ws, wc) = (self.param(Arg::Real(within.sin)), self.param(Arg::Real(within.cos)));
+        let reach = format!("({ws} * radius_cos + {wc} * radius_sin)");
+        conditions.push(format!(
+            "(geo_x - {x}) * (geo_x - {x}) + (geo_y - {y}) * (geo_y - {y}) + (geo_z - {z}) * (geo_z - {z}) \
+             <= 4 * {reach} * {reach}"
+        ));
+        conditions
+    }
+}
+
+/// Binds `$sql`'s arguments to `$query`, in order.
+macro_rules! bind_all {
+    ($query:expr, $sql:expr) => {{
+        let mut query = $query;
+        for arg in &$sql.args {
+            query = match arg {
+                Arg::Int(v) => query.bind(*v),
+                Arg::Real(v) => query.bind(*v),
+                Arg::Text(v) => query.bind(v.as_str()),
+            };
+        }
+        query
+    }};
+}
+
+impl Store {
+    /// At most `limit` items matching `filter`, newest first, after `after`.
+    pub async fn list_items(
+        &self,
+        filter: &ItemFilter,
+        after: Option<Cursor>,
+        limit: u32,
+    ) -> Result<Vec<Item>, StoreError> {
+        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
+        let max_radius = self.max_radius(filter).await?;
+        sql.filter(&self.db, filter, after, max_radius);
+        let limit = sql.param(Arg::Int(limit.into()));
+        sql.text
+            .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
+        // The text is made of fixed fragments and `$n` parameters only.
+        let text = sqlx::AssertSqlSafe(sql.text.clone());
+        let rows: Vec<ItemRow> = with_pool!(self, read, pool => {
+            bind_all!(sqlx::query_as(text), sql).fetch_all(pool).await
+        })?;
+        Ok(rows.into_iter().map(Item::from).collect())
+    }
+
+    /// How many items match `filter`.
+    pub async fn count_items(&self, filter: &ItemFilter) -> Result<u64, StoreError> {
+        let mut sql = Sql::new("SELECT COUNT(*) FROM items");
+        let max_radius = self.max_radius(filter).await?;
+        sql.filter(&self.db, filter, None, max_radius);
+        let text = sqlx::AssertSqlSafe(sql.text.clone());
+        let count: i64 = with_pool!(self, read, pool => {
+            bind_all!(sqlx::query_scalar(text), sql).fetch_one(pool).await
+        })?;
+        Ok(count.unsigned_abs())
+    }
+
+    /// Every item matching `filter`, newest first, read `batch` at a time: no connection is
+    /// held between batches, however slowly the stream is consumed.
+    pub fn stream_items(
+        &self,
+        filter: ItemFilter,
+        after: Option<Cursor>,
+        batch: u32,
+    ) -> impl Stream<Item = Result<Vec<Item>, StoreError>> + Send + 'static {
+        let store = self.clone();
+        stream::unfold(Some(after), move |state| {
+            let (store, filter) = (store.clone(), filter.clone());
+            async move {
+                let after = state?;
+                match store.list_items(&filter, after, batch).await {
+                    Ok(items) if items.is_empty() => None,
+                    Ok(items) => {
+                        let next = (items.len() == batch as usize).then(|| {
+                            let last = &items[items.len() - 1];
+                            Some(Cursor {
+                                created_at: last.created_at,
+                                id: last.id,
+                            })
+                        });
+                        Some((Ok(items), next))
+                    }
+                    Err(err) => Some((Err(err), None)),
+                }
+            }
+        })
+    }
+
+    /// How the database would run a page of `filter` (its `EXPLAIN`), one line per step.
+    pub async fn explain_list(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Vec<String>, StoreError> {
+        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
+        let max_radius = self.max_radius(filter).await?;
+        sql.filter(&self.db, filter, after, max_radius);
+        sql.text.push_str(" ORDER BY created_at DESC, id DESC LIMIT 20");
+        let lines = match &self.db {
+            Db::Sqlite { read, .. } => {
+                let text = sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {}", sql.text));
+                let rows: Vec<(i64, i64, i64, String)> = bind_all!(sqlx::query_as(text), sql).fetch_all(read).await?;
+                rows.into_iter().map(|row| row.3).collect()
+            }
+            Db::Postgres(pool) => {
+                let text = sqlx::AssertSqlSafe(format!("EXPLAIN {}", sql.text));
+                bind_all!(sqlx::query_scalar(text), sql).fetch_all(pool).await?
+            }
+        };
+        Ok(lines)
+    }
+
+    /// The largest radius of any item, when `filter` looks for items near a point (the box
+    /// around the point must reach the farthest circle). Read through its index.
+    async fn max_radius(&self, filter: &ItemFilter) -> Result<f64, StoreError> {
+        if filter.near.is_none() {
+            return Ok(0.0);
+        }
+        let max: Option<f64> = with_pool!(self, read, pool => {
+            sqlx::query_scalar("SELECT MAX(radius) FROM items").fetch_one(pool).await
+        })?;
+        Ok(max.unwrap_or(0.0))
+    }
+}

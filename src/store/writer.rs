@@ -1,0 +1,209 @@
+//! Group commit on SQLite: concurrent writes share one transaction and one fsync.
+//!
+//! SQLite has a single writer; with `synchronous=FULL` every commit waits for the disk, and a
+//! commit per request makes the disk the limit. Here the one writer connection stays in a
+//! transaction that writes join: each runs in a savepoint of its own (released when it
+//! succeeds, rolled back when it fails or leaves early, so one write's failure never touches
+//! another's), then waits for the commit. A committer task commits whenever writes are
+//! waiting; writes that arrive while a commit is on its way queue for the connection and go
+//! into the next one, all acknowledged by its single fsync. Nothing is acknowledged before the
+//! commit that holds it; when a commit (or the transaction) fails, every write in it is told.
+
+use std::{sync::Arc, time::Duration};
+
+use sqlx::{Executor, SqliteConnection};
+use tokio::sync::{Mutex, MutexGuard, Notify, oneshot};
+
+use super::StoreError;
+
+/// The outcome of a commit, shared by every write in it.
+type Committed = Result<(), Arc<sqlx::Error>>;
+
+pub struct Writer {
+    state: Mutex<State>,
+    /// Rung when writes wait for a commit, or a write left its savepoint behind.
+    commit_wanted: Notify,
+    /// How long a write waits for the connection before it gives up (503).
+    patience: Duration,
+}
+
+struct State {
+    connection: SqliteConnection,
+    /// The shared transaction is open.
+    open: bool,
+    /// A write's savepoint is open with no write using it: to be rolled back.
+    abandoned: bool,
+    /// A failed transaction may be left open: to be rolled back before the next begins.
+    pending_rollback: bool,
+    /// Writes done in the open transaction, waiting for its commit.
+    waiting: Vec<oneshot::Sender<Committed>>,
+    /// The store is closing.
+    closed: bool,
+}
+
+/// The writer connection, lent to one write, inside the shared transaction and a savepoint
+/// of the write's own.
+pub struct Lent<'w> {
+    state: MutexGuard<'w, State>,
+    writer: &'w Writer,
+}
+
+impl Writer {
+    /// Takes the connection (already migrated) and starts its committer; a write waits at
+    /// most `patience` for the connection.
+    pub fn start(connection: SqliteConnection, patience: Duration) -> Arc<Self> {
+        let writer = Arc::new(Self {
+            state: Mutex::new(State {
+                connection,
+                open: false,
+                abandoned: false,
+                pending_rollback: false,
+                waiting: Vec::new(),
+                closed: false,
+            }),
+            commit_wanted: Notify::new(),
+            patience,
+        });
+        tokio::spawn(commit_when_wanted(Arc::clone(&writer)));
+        writer
+    }
+
+    /// Lends the connection to one write: in the shared transaction (begun if need be), in a
+    /// savepoint of its own.
+    pub async fn lend(&self) -> Result<Lent<'_>, StoreError> {
+        let mut state = tokio::time::timeout(self.patience, self.state.lock())
+            .await
+            .map_err(|_| sqlx::Error::PoolTimedOut)?;
+        if state.closed {
+            return Err(sqlx::Error::PoolClosed.into());
+        }
+        state.roll_back_abandoned().await.map_err(StoreError::from_shared)?;
+        if state.pending_rollback {
+            // Refused, harmlessly, when SQLite rolled it back already.
+            let _ = state.connection.execute("ROLLBACK").await;
+            state.pending_rollback = false;
+        }
+        if !state.open {
+            // IMMEDIATE: take the write lock now, not at the first write.
+            state.connection.execute("BEGIN IMMEDIATE").await?;
+            state.open = true;
+        }
+        if let Err(err) = state.connection.execute("SAVEPOINT write").await {
+            return Err(StoreError::from_shared(state.abort(err)));
+        }
+        state.abandoned = true;
+        Ok(Lent { state, writer: self })
+    }
+
+    /// Commits what is waiting, and gives the connection up for good.
+    pub async fn close(&self) {
+        let mut state = self.state.lock().await;
+        state.commit().await;
+        state.closed = true;
+        self.commit_wanted.notify_one();
+    }
+}
+
+impl Lent<'_> {
+    pub fn connection(&mut self) -> &mut SqliteConnection {
+        &mut self.state.connection
+    }
+
+    /// Keeps the write's changes (or, if it failed, undoes them), gives the connection back,
+    /// and waits until the changes are committed.
+    pub async fn finish<T>(mut self, outcome: Result<T, sqlx::Error>) -> Result<T, StoreError> {
+        let value = match outcome {
+            Ok(value) => value,
+            Err(err) => {
+                self.state
+                    .roll_back_abandoned()
+                    .await
+                    .map_err(StoreError::from_shared)?;
+                return Err(err.into());
+            }
+        };
+        if let Err(err) = self.state.connection.execute("RELEASE write").await {
+            return Err(StoreError::from_shared(self.state.abort(err)));
+        }
+        self.state.abandoned = false;
+        let (committed, commit) = oneshot::channel();
+        self.state.waiting.push(committed);
+        drop(self);
+        match commit.await {
+            Ok(Ok(())) => Ok(value),
+            Ok(Err(err)) => Err(StoreError::from_shared(err)),
+            Err(_) => Err(sqlx::Error::PoolClosed.into()),
+        }
+    }
+}
+
+impl Drop for Lent<'_> {
+    /// The connection goes back with the transaction open: the committer ends it, whether
+    /// writes wait in it, or a write failed, or one left early (`?`, `return`) with its
+    /// savepoint open, to be rolled back first. The write lock is never held idle.
+    fn drop(&mut self) {
+        self.writer.commit_wanted.notify_one();
+    }
+}
+
+impl State {
+    /// Rolls back the savepoint of a write that did not keep its changes.
+    async fn roll_back_abandoned(&mut self) -> Result<(), Arc<sqlx::Error>> {
+        if !self.abandoned {
+            return Ok(());
+        }
+        self.abandoned = false;
+        match self.connection.execute("ROLLBACK TO write; RELEASE write").await {
+            Ok(_) => Ok(()),
+            Err(err) => Err(self.abort(err)),
+        }
+    }
+
+    /// Commits the open transaction, if any, and tells the writes in it how that went.
+    async fn commit(&mut self) {
+        if !self.open {
+            return;
+        }
+        if self.roll_back_abandoned().await.is_err() {
+            return;
+        }
+        match self.connection.execute("COMMIT").await {
+            Ok(_) => {
+                self.open = false;
+                for write in self.waiting.drain(..) {
+                    let _ = write.send(Ok(()));
+                }
+            }
+            Err(err) => {
+                self.abort(err);
+            }
+        }
+    }
+
+    /// The transaction failed (SQLite may have rolled it back already): what is left of it
+    /// goes, and every write waiting in it is told.
+    fn abort(&mut self, err: sqlx::Error) -> Arc<sqlx::Error> {
+        tracing::error!(error = %err, "a group commit failed");
+        let err = Arc::new(err);
+        for write in self.waiting.drain(..) {
+            let _ = write.send(Err(Arc::clone(&err)));
+        }
+        self.open = false;
+        self.abandoned = false;
+        self.pending_rollback = true;
+        err
+    }
+}
+
+/// Commits whenever a write waits, until the writer is closed. Writes that queued for the
+/// connection while a commit ran go in first, and share the next one.
+async fn commit_when_wanted(writer: Arc<Writer>) {
+    loop {
+        writer.commit_wanted.notified().await;
+        let mut state = writer.state.lock().await;
+        if state.closed {
+            return;
+        }
+        state.commit().await;
+    }
+}

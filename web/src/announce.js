@@ -1,0 +1,25 @@
+// Errors and notices: shown to everyone and announced to screen readers by the live regions
+// of index.html (#messages, #notices).
+import { h } from "./dom.js";
+
+/** Shows an error; it is announced at once. */
+export function showError(message) {
+  show("messages", message, "error");
+}
+
+/** Shows a success or information notice. */
+export function showNotice(message) {
+  show("notices", message, "notice");
+}
+
+/** Moves the regions into `parent`: an open modal dialog makes the rest of the page inert,
+ *  so its errors must show inside it (and back in the body once it closes). */
+export function announceWithin(parent) {
+  parent.append(document.getElementById("messages"), document.getElementById("notices"));
+}
+
+function show(regionId, message, kind) {
+  const note = h("p", { class: kind }, message);
+  document.getElementById(regionId).replaceChildren(note);
+  setTimeout(() => note.remove(), 8000);
+}

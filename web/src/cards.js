@@ -1,0 +1,50 @@
+// How an item shows in a list: its thumbnail, title and facts, and the words for its kind
+// and state.
+import { h, formatTime } from "./dom.js";
+
+export const KINDS = { lost: "Lost", found: "Found" };
+export const STATES = { pending: "Pending review", approved: "Approved", rejected: "Rejected" };
+
+/** The fields a list card shows (with `thumbUrl`, never the photo itself). */
+export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl"];
+
+/** The item's thumbnail, or a blank square: loaded as it comes near the view, its size set
+ *  so the list does not jump as thumbnails arrive. */
+export function thumbnail(item, size, alt = "") {
+  if (!item.thumbUrl) return h("span", { class: "no-photo" });
+  // `loading` before `src`: the browser decides how to load when it sees the address.
+  return h("img", { loading: "lazy", decoding: "async", width: size, height: size, alt, src: item.thumbUrl });
+}
+
+/** The item's state as a label, coloured by state. */
+export function stateLabel(item) {
+  return h("span", { class: `state ${item.status}` }, STATES[item.status] ?? item.status);
+}
+
+/**
+ * A list entry that opens the item: thumbnail, title, kind · category · date, its state
+ * when `showState(item)` says so, and `extra` children below.
+ */
+export function itemCard(item, open, { showState = () => true, extra = [] } = {}) {
+  return h(
+    "li",
+    {},
+    h(
+      "button",
+      { type: "button", class: "item-card", onclick: () => open(item.id) },
+      thumbnail(item, 64),
+      h(
+        "span",
+        { class: "card-text" },
+        h("strong", {}, item.title),
+        h(
+          "span",
+          { class: "meta" },
+          [KINDS[item.kind], item.cat ?? "uncategorised", formatTime(item.created_at)].filter(Boolean).join(" · "),
+        ),
+        showState(item) ? stateLabel(item) : null,
+        ...extra,
+      ),
+    ),
+  );
+}

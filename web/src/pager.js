@@ -1,0 +1,88 @@
+// A list of items loaded a page at a time: the first page when a query starts, the next one
+// (the answer's `Link: rel="next"`) when the end of the list comes into view, or when "Show
+// more" is pressed; and how many are shown of how many match.
+import { fetchPage } from "./api.js";
+import { showError } from "./announce.js";
+import { h } from "./dom.js";
+import { latestOnly } from "./latest.js";
+
+/** Items a page: a screenful or two of the list, and its thumbnails, at a time. */
+export const PAGE_SIZE = 24;
+
+export class Pager {
+  /**
+   * `list` (a <ul>) gets `render(item)` for each item, `count` (an element) the "N of TOTAL"
+   * text, or `empty` when nothing matches. `onPage(items, first)` hears of every page.
+   */
+  constructor({ list, count, render, empty = "Nothing here.", onPage = () => {} }) {
+    Object.assign(this, { list, count, render, empty, onPage });
+    this.items = [];
+    this.next = null;
+    this.loading = false;
+    // A query started while a page is on its way makes that page's answer stale: dropped.
+    this.fetch = latestOnly(fetchPage);
+    this.more = h("button", { type: "button", class: "more", hidden: true, onclick: () => this.loadNext() }, "Show more");
+    list.after(this.more);
+    // The button is the sentinel: nearly in view means the reader is at the end of the list.
+    // (scrollMargin reaches into a scrolling list pane, rootMargin below the window's edge.)
+    this.observer = new IntersectionObserver(
+      (entries) => entries.some((entry) => entry.isIntersecting) && this.loadNext(),
+      { rootMargin: "0px 0px 300px 0px", scrollMargin: "300px" },
+    );
+    this.observer.observe(this.more);
+  }
+
+  /** Starts over from the first page of `url`. */
+  start(url) {
+    this.next = null;
+    this.load(url, true);
+  }
+
+  /** Empties the list (an answer already on its way still lands, unless a query starts). */
+  clear() {
+    this.items = [];
+    this.next = null;
+    this.list.replaceChildren();
+    this.count.textContent = "";
+    this.more.hidden = true;
+  }
+
+  loadNext() {
+    if (this.next && !this.loading) this.load(this.next, false);
+  }
+
+  async load(url, first) {
+    this.loading = true;
+    this.list.setAttribute("aria-busy", "true");
+    let page;
+    try {
+      page = await this.fetch(url);
+    } catch (error) {
+      this.loading = false;
+      this.list.removeAttribute("aria-busy");
+      showError(error.message);
+      return;
+    }
+    this.loading = false;
+    this.list.removeAttribute("aria-busy");
+    if (first) this.items = [];
+    this.items.push(...page.items);
+    this.next = page.next;
+    const rendered = page.items.map(this.render);
+    if (first) this.list.replaceChildren(...rendered);
+    else this.list.append(...rendered);
+    this.count.textContent = countText(this.items.length, page.total, this.empty);
+    this.more.hidden = !this.next;
+    this.onPage(page.items, first);
+    // The observer speaks only when the button enters or leaves the view: when a page was not
+    // enough to push it out, looking again asks for the next one.
+    this.observer.unobserve(this.more);
+    this.observer.observe(this.more);
+  }
+}
+
+function countText(shown, total, empty) {
+  if (total === 0) return empty;
+  const noun = total === 1 ? "item" : "items";
+  return shown >= total ? `${total} ${noun}` : `${shown} of ${total} ${noun}`;
+}

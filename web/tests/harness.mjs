@@ -1,0 +1,238 @@
+// What every browser test file shares: the real binary started with its demo data over a
+// database of its own, headless Chromium, pages that fail their test on any error, and the
+// waits and actions the tests use. Screenshots go to screenshots/ for people to look at.
+import { after, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+// The binary `cargo build` made: scripts/test names it; otherwise where cargo puts it.
+const BINARY =
+  process.env.LOSTFOUND_BIN ?? resolve(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "lostfound");
+const SCREENSHOTS = join(ROOT, "screenshots");
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+const CHROMIUM_FLAGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+/** How long any one wait may take before the test fails. */
+export const TIMEOUT = 10_000;
+
+/**
+ * Starts `lostfound serve --demo` on a fresh database and a browser before the file's tests,
+ * then runs `prepare(service)`, and stops both after them. The returned object gets `base`
+ * (the service's URL) once started; `open` opens pages on it. (One `before` hook for it all:
+ * Node 20 runs a file's top-level hooks at the same time, not one after the other.)
+ */
+export function useService({ prepare } = {}) {
+  const service = { base: null, open: (path, options) => open(service, path, options) };
+  let server;
+  let dataDir;
+  before(async () => {
+    assert.ok(existsSync(BINARY), `${BINARY} is missing: run cargo build first (or set LOSTFOUND_BIN)`);
+    dataDir = mkdtempSync(join(tmpdir(), "lostfound-e2e-"));
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    server = spawn(BINARY, ["serve", "--demo"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite://${join(dataDir, "e2e.db")}`,
+        LOSTFOUND_BIND: "127.0.0.1:0",
+        // Tiles from the server itself (they 404): the browser talks to nothing outside.
+        LOSTFOUND_TILE_URL: "/tiles/{z}/{x}/{y}.png",
+        RUST_LOG: "warn,lostfound=info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    service.base = await new Promise((resolve, reject) => {
+      let log = "";
+      server.stderr.on("data", (chunk) => {
+        log += chunk;
+        const found = log.match(/listening on (http:\/\/[\d.:]+)/);
+        if (found) resolve(found[1]);
+      });
+      server.once("exit", (code) => reject(new Error(`server exited (${code}): ${log}`)));
+    });
+    service.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+    await prepare?.(service);
+  });
+  after(async () => {
+    await service.browser?.close();
+    server?.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return service;
+}
+
+/** The map tiles, which the server does not have: the only requests allowed to fail. */
+function isTile(base, url) {
+  return url.origin === base && url.pathname.startsWith("/tiles/");
+}
+
+/**
+ * A page in a fresh browser context (its own cookies and storage). Whatever goes wrong in it
+ * fails the test at noPageErrors: an uncaught error, a console error (CSP violations
+ * included), a request that fails, or an answer of 400 or more — except for map tiles and
+ * the answers the test provokes on purpose, listed in `allowedErrors` as "401 POST /api/login".
+ * `page.requests` lists the URL of every request the page made, `page.socket` its Socket.IO
+ * frames (socketFrames). `beforeLoad(page)` runs before the page is loaded.
+ */
+async function open({ base, browser }, path = "/", { size = "desktop", allowedErrors = [], beforeLoad } = {}) {
+  const context = await browser.newContext({ viewport: SIZES[size] });
+  context.setDefaultTimeout(TIMEOUT);
+  const page = await context.newPage();
+  page.errors = [];
+  page.requests = [];
+  page.socket = socketFrames(page);
+  page.on("pageerror", (error) => page.errors.push(String(error)));
+  page.on("console", (message) => {
+    // A failed load is logged here too, without its address: the handlers below judge it.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      page.errors.push(message.text());
+    }
+  });
+  page.on("request", (request) => page.requests.push(new URL(request.url())));
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    const answer = `${response.status()} ${response.request().method()} ${url.pathname}`;
+    // A long-poll still on its way when the client reconnects (after a login or logout)
+    // reaches a session the server has closed: 400 "Session ID unknown", which the client
+    // expects and drops.
+    const staleSession = url.pathname === "/socket.io/" && response.status() === 400 && url.searchParams.has("sid");
+    if (response.status() >= 400 && !isTile(base, url) && !staleSession && !allowedErrors.includes(answer)) {
+      page.errors.push(`unexpected answer: ${answer}`);
+    }
+  });
+  page.on("requestfailed", (request) => {
+    const url = new URL(request.url());
+    const failure = request.failure()?.errorText;
+    // The Socket.IO client cancels its pending long-poll when it reconnects (after a login or
+    // logout) before it has upgraded to WebSocket.
+    if (isTile(base, url) || (url.pathname === "/socket.io/" && failure === "net::ERR_ABORTED")) return;
+    page.errors.push(`request failed (${failure}): ${request.method()} ${url.pathname}`);
+  });
+  await beforeLoad?.(page);
+  await page.goto(base + path);
+  return page;
+}
+
+/**
+ * The Socket.IO packets a page sends and receives over WebSocket, in order: frames of
+ * { sent, payload, ws } (ws counts the page's WebSockets), events with `name` and `data` too.
+ * The client starts on long-polling; once it has sent the upgrade packet "5" on a WebSocket,
+ * every packet of that connection travels on it.
+ */
+function socketFrames(page) {
+  const log = Object.assign(new EventEmitter(), { frames: [] });
+  let sockets = 0;
+  page.on("websocket", (socket) => {
+    const ws = ++sockets;
+    const record = (sent) => ({ payload }) => {
+      // An event is "42" (Engine.IO message, Socket.IO EVENT), an optional ack id, then JSON.
+      const event = typeof payload === "string" && /^42\d*(\[.*\])$/s.exec(payload);
+      const [name, data] = event ? JSON.parse(event[1]) : [];
+      const frame = { sent, payload, ws, name, data };
+      log.frames.push(frame);
+      log.emit("frame", frame);
+    };
+    socket.on("framesent", record(true));
+    socket.on("framereceived", record(false));
+  });
+  return log;
+}
+
+/** Waits for the first frame at index `from` or later that matches; resolves with its index. */
+export function frameWhere(log, from, matches, what) {
+  const found = log.frames.findIndex((frame, i) => i >= from && matches(frame));
+  if (found >= 0) return Promise.resolve(found);
+  return new Promise((resolve, reject) => {
+    const check = (frame) => {
+      if (!matches(frame)) return;
+      clearTimeout(timer);
+      log.off("frame", check);
+      resolve(log.frames.length - 1);
+    };
+    const timer = setTimeout(() => {
+      log.off("frame", check);
+      reject(new Error(`no WebSocket frame: ${what}`));
+    }, TIMEOUT);
+    log.on("frame", check);
+  });
+}
+
+export async function login(page, id, pw) {
+  await page.getByLabel("User id").fill(id);
+  await page.getByLabel("Password").fill(pw);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.locator("#signed-in").waitFor();
+}
+
+/** Waits until `locator` matches exactly `n` elements. */
+export async function count(locator, n) {
+  if (n > 0) await locator.nth(n - 1).waitFor({ state: "attached" });
+  await locator.nth(n).waitFor({ state: "detached" });
+}
+
+/** Waits until a form field's value is `expected`. */
+export async function valueIs(locator, expected) {
+  const field = await locator.elementHandle();
+  try {
+    await locator.page().waitForFunction(([field, expected]) => field.value === expected, [field, expected]);
+  } catch (error) {
+    throw new Error(`the field holds "${await field.inputValue()}", not "${expected}"`, { cause: error });
+  }
+}
+
+/** Fails unless the page is no wider than its viewport (nothing to scroll sideways). */
+export async function noHorizontalOverflow(page, what) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${what} is ${overflow}px wider than the screen`);
+}
+
+export async function screenshot(page, name) {
+  // Every image (tiles, markers, photos) loaded or failed, but for lazy ones out of sight,
+  // which the browser loads only as they come near: the picture is complete.
+  await page.waitForFunction(() => {
+    const inSight = (el) => {
+      let { top, bottom, left, right } = el.getBoundingClientRect();
+      [top, bottom, left, right] = [Math.max(top, 0), Math.min(bottom, innerHeight), Math.max(left, 0), Math.min(right, innerWidth)];
+      for (let box = el.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowY === "visible") continue;
+        const clip = box.getBoundingClientRect();
+        [top, bottom, left, right] = [Math.max(top, clip.top), Math.min(bottom, clip.bottom), Math.max(left, clip.left), Math.min(right, clip.right)];
+      }
+      return top < bottom && left < right;
+    };
+    return [...document.images].every((img) => img.complete || (img.loading === "lazy" && !inSight(img)));
+  });
+  // A full-page screenshot leaves the page scrolled elsewhere than where Chromium will put
+  // it back at the next input, which then lands on something else: scroll it back first.
+  const [x, y] = await page.evaluate(() => [scrollX, scrollY]);
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.evaluate(([x, y]) => scrollTo(x, y), [x, y]);
+}
+
+export function noPageErrors(page) {
+  assert.deepEqual(page.errors, [], `errors in the page: ${page.errors.join("\n")}`);
+}
+
+/** Logs in to the API from Node as `id`; resolves with a function that calls the API with
+ *  that session and resolves with the JSON answer, failing on any error status. */
+export async function signIn(base, id, pw) {
+  const call = async (method, path, body, cookie) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: { ...(cookie && { cookie }), ...(body && { "Content-Type": "application/json" }) },
+      body: body && JSON.stringify(body),
+    });
+    assert.ok(response.ok, `${method} ${path} answered ${response.status}: ${await response.clone().text()}`);
+    return response;
+  };
+  const cookie = (await call("POST", "/api/login", { id, pw })).headers.get("set-cookie").split(";")[0];
+  return async (method, path, body) => (await call(method, path, body, cookie)).json();
+}
