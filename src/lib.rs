@@ -26,6 +26,7 @@ use std::{future::Future, net::SocketAddr, time::Duration};
 use anyhow::Context;
 use axum::Router;
 use tokio::net::TcpListener;
+use tower::Layer;
 
 use crate::{
     config::{Config, LimitsConfig},
@@ -68,7 +69,7 @@ impl App {
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState::new(config, store, redis_health).await?;
         let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
-        let router = router.layer(http::cors(state.origins.clone()));
+        let router = Router::new().fallback_service(http::cors(state.origins.clone()).layer(router));
         Ok(Self {
             listener,
             state,

@@ -20,6 +20,7 @@ use axum::{
     http::{Method, Request, StatusCode, header},
     middleware,
 };
+use tower::ServiceBuilder;
 use tower_http::{
     LatencyUnit,
     catch_panic::CatchPanicLayer,
@@ -45,22 +46,11 @@ pub fn router(state: AppState) -> Router {
     with_layers(routes, state)
 }
 
-/// The layers every HTTP request passes through, around `routes`.
+/// The layers every HTTP request passes through, around `routes`. They wrap the router once,
+/// as one service: `Router::layer` would wrap every route in each layer, boxed, and clone
+/// that chain of boxes on every request.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
-    routes
-        .fallback(errors::not_found)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(middleware::from_fn_with_state(
-            state.origins.clone(),
-            guards::refuse_cross_site,
-        ))
-        .layer(middleware::from_fn(guards::refuse_oversized))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
-        ))
-        .layer(CatchPanicLayer::custom(errors::panic_response))
-        .layer(middleware::from_fn_with_state(state.config.mode, errors::render_errors))
+    let layers = ServiceBuilder::new()
         .layer(
             // One line per request; the query string is left out, it may carry user text.
             TraceLayer::new_for_http()
@@ -75,7 +65,20 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
                 )
                 .on_failure(()),
         )
-        .with_state(state)
+        .layer(middleware::from_fn_with_state(state.config.mode, errors::render_errors))
+        .layer(CatchPanicLayer::custom(errors::panic_response))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(middleware::from_fn(guards::refuse_oversized))
+        .layer(middleware::from_fn_with_state(
+            state.origins.clone(),
+            guards::refuse_cross_site,
+        ))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT));
+    let routes = routes.fallback(errors::not_found).with_state(state);
+    Router::new().fallback_service(layers.service(routes))
 }
 
 /// CORS for the origins allowed to use a visitor's session; wraps the real-time layer too,

@@ -17,6 +17,7 @@ use axum::{Router, middleware};
 use socketioxide::{SocketIo, SocketIoBuilder, handler::ConnectHandler};
 use socketioxide_redis::RedisAdapterCtr;
 use tokio::task::JoinHandle;
+use tower::ServiceBuilder;
 
 use self::{
     connect::Limits,
@@ -90,11 +91,19 @@ impl Server {
             settings.max_unsent_bytes,
             settings.history_bytes,
         );
+        let outer = ServiceBuilder::new()
+            .layer(middleware::from_fn(parts::own_request_parts))
+            .layer(middleware::from_fn_with_state(
+                Arc::clone(&limits.backlogs),
+                outbound::track_transport,
+            ));
+        // Wrapped once around the router, not around each of its routes (see `http`).
         let (router, io) = match redis {
             None => {
                 let (layer, io) = builder(state, limits.clone()).build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
-                (router.layer(layer), Io::Single(io))
+                let service = outer.layer(layer).service(router);
+                (Router::new().fallback_service(service), Io::Single(io))
             }
             Some(redis) => {
                 let (layer, io) = builder(state, limits.clone())
@@ -102,15 +111,10 @@ impl Server {
                     .build_layer();
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
-                (router.layer(layer), Io::Clustered(io))
+                let service = outer.layer(layer).service(router);
+                (Router::new().fallback_service(service), Io::Clustered(io))
             }
         };
-        let router = router
-            .layer(middleware::from_fn_with_state(
-                Arc::clone(&limits.backlogs),
-                outbound::track_transport,
-            ))
-            .layer(middleware::from_fn(parts::own_request_parts));
         let housekeeping = tokio::spawn(forget_quiet_clients(limits));
         Ok((router, Self { io, housekeeping }))
     }
