@@ -256,9 +256,9 @@ async fn produce_list(
             continue;
         }
         // Without photos a batch is a few hundred kilobytes at most: one chunk. With them,
-        // one item at a time.
-        let groups: Vec<Vec<Item>> = if keys.contains(ItemKey::ImgData) {
-            batch.into_iter().map(|item| vec![item]).collect()
+        // each photo on its own.
+        let groups = if keys.contains(ItemKey::ImgData) {
+            apart_from_photos(batch)
         } else {
             vec![batch]
         };
@@ -280,6 +280,19 @@ async fn produce_list(
     let _ = chunks.send(Ok(end)).await;
     keep.done(&state.answers);
     Ok(())
+}
+
+/// `items` in order, in groups: each item with a photo alone (a photo may be megabytes), the
+/// items between them together.
+fn apart_from_photos(items: Vec<Item>) -> Vec<Vec<Item>> {
+    let mut groups: Vec<Vec<Item>> = Vec::new();
+    for item in items {
+        match groups.last_mut() {
+            Some(group) if item.photo_version.is_none() && group[0].photo_version.is_none() => group.push(item),
+            _ => groups.push(vec![item]),
+        }
+    }
+    groups
 }
 
 /// Items as the next part of a JSON array: each preceded by `[` (the very first) or `,`.
