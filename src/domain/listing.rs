@@ -18,6 +18,8 @@ pub struct ItemFilter {
     pub kind: Option<ItemKind>,
     /// The category folded to lower case.
     pub cat: Option<String>,
+    /// With `cat`: items without a category too.
+    pub uncategorized_too: bool,
     /// Each must be the prefix of a word of the item's text (folded, see `search`).
     pub words: Vec<String>,
     pub near: Option<Near>,
@@ -102,6 +104,7 @@ impl ListRequest {
                 status: given("status").map(str::parse).transpose()?,
                 kind: given("kind").map(str::parse).transpose()?,
                 cat: given("cat").map(str::to_lowercase),
+                uncategorized_too: false,
                 words: given("q").map(|q| folded_words(q).collect()).unwrap_or_default(),
                 near: near.map(|(lat, lng)| Near {
                     lat,

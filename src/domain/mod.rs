@@ -5,6 +5,7 @@ mod fields;
 pub mod geo;
 mod item;
 mod listing;
+pub mod matching;
 mod message;
 mod photo;
 pub mod search;

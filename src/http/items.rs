@@ -18,11 +18,11 @@ use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Admin, SignedIn},
     extract::JsonObject,
-    views::{ItemJson, ItemKey, ItemKeys},
+    views::{ItemJson, ItemKey, ItemKeys, MatchJson},
 };
 use crate::{
     cache::{Answer, AnswerCache},
-    domain::{Cursor, Item, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem},
+    domain::{Cursor, Item, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem, matching},
     error::{AppError, Result},
     state::AppState,
     store::StoreError,
@@ -57,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .route("/items/{id}", get(read).patch(update).delete(remove))
         .route("/items/{id}/photo", get(photo))
         .route("/items/{id}/thumb", get(thumbnail))
+        .route("/items/{id}/matches", get(possible_matches))
 }
 
 /// The query string's parameters by name.
@@ -373,6 +374,38 @@ async fn read(
         state.answers.put(version, kept_as, answer.clone());
     }
     Ok(send_kept(answer, &HeaderMap::new()))
+}
+
+/// Approved items of the other kind that may be the same object, best first.
+async fn possible_matches(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let candidates = state
+        .store
+        .list_items(&matching::candidates(&item), None, matching::MAX_CANDIDATES)
+        .await?;
+    let found = matching::rank(&item, candidates);
+    // With photos, twenty of them make a big answer: made a bounded number at once, like lists.
+    let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
+    let mut photos = Vec::with_capacity(found.len());
+    for found in &found {
+        photos.push(img_data(&state, &found.item, &keys).await?);
+    }
+    let answer: Vec<MatchJson> = found
+        .iter()
+        .zip(&photos)
+        .map(|(found, photo)| MatchJson {
+            item: ItemJson::new(&found.item, &keys, photo.as_deref()),
+            score: found.score,
+            distance: found.distance,
+        })
+        .collect();
+    Ok(Json(answer).into_response())
 }
 
 async fn create(

@@ -132,6 +132,14 @@ pub struct ItemJson<'a> {
     img_data: Option<&'a str>,
 }
 
+/// One match of `GET /api/items/:id/matches`.
+#[derive(Serialize)]
+pub struct MatchJson<'a> {
+    pub item: ItemJson<'a>,
+    pub score: f64,
+    pub distance: f64,
+}
+
 impl<'a> ItemJson<'a> {
     pub fn new(item: &'a Item, keys: &'a ItemKeys, img_data: Option<&'a str>) -> Self {
         Self { item, keys, img_data }

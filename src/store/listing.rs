@@ -51,7 +51,12 @@ impl Sql {
             conditions.push(format!("kind = {}", self.param(Arg::Text(kind.as_str().into()))));
         }
         if let Some(cat) = &filter.cat {
-            conditions.push(format!("cat_key = {}", self.param(Arg::Text(cat.clone()))));
+            let cat = self.param(Arg::Text(cat.clone()));
+            conditions.push(if filter.uncategorized_too {
+                format!("(cat_key = {cat} OR cat_key IS NULL)")
+            } else {
+                format!("cat_key = {cat}")
+            });
         }
         if let Some(user) = &filter.created_by {
             conditions.push(format!("created_by = {}", self.param(Arg::Text(user.clone()))));

@@ -9,6 +9,7 @@ mod helpers;
 mod items;
 mod legacy;
 mod listing;
+mod matches;
 mod memory;
 mod multinode;
 mod node;
