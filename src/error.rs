@@ -16,7 +16,7 @@ use serde_json::json;
 
 use crate::{
     config::Mode,
-    domain::{ItemNotFound, ValidationError},
+    domain::{ClaimRefusal, ItemNotFound, ValidationError},
     store::StoreError,
 };
 
@@ -35,6 +35,11 @@ pub enum AppError {
     Forbidden,
     #[error("Cross-site request refused")]
     CrossSite,
+    /// 403 for a reason of its own (not a missing privilege).
+    #[error("{0}")]
+    NotAllowed(&'static str),
+    #[error("{0}")]
+    Conflict(&'static str),
     #[error("{0}")]
     NotFound(&'static str),
     #[error("Request body too large")]
@@ -59,7 +64,8 @@ impl AppError {
         match self {
             Self::Validation { .. } => StatusCode::BAD_REQUEST,
             Self::Unauthenticated(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden | Self::CrossSite => StatusCode::FORBIDDEN,
+            Self::Forbidden | Self::CrossSite | Self::NotAllowed(_) => StatusCode::FORBIDDEN,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -97,6 +103,20 @@ impl From<ValidationError> for AppError {
 impl From<ItemNotFound> for AppError {
     fn from(_: ItemNotFound) -> Self {
         Self::NotFound(ItemNotFound::MESSAGE)
+    }
+}
+
+impl From<ClaimRefusal> for AppError {
+    fn from(refusal: ClaimRefusal) -> Self {
+        match refusal {
+            ClaimRefusal::NoItem => Self::NotFound("Item not found"),
+            ClaimRefusal::NoClaim => Self::NotFound("Claim not found"),
+            ClaimRefusal::OwnItem => Self::NotAllowed("You reported this item"),
+            ClaimRefusal::NotClaimant => Self::NotAllowed("Not your claim"),
+            ClaimRefusal::NotClaimable => Self::invalid("Item cannot be claimed"),
+            ClaimRefusal::AlreadyOpen => Self::Conflict("Claim already open"),
+            ClaimRefusal::NotOpen => Self::Conflict("Claim already decided"),
+        }
     }
 }
 
@@ -183,6 +203,7 @@ fn name_of(status: StatusCode) -> &'static str {
         StatusCode::UNAUTHORIZED => "AuthenticationError",
         StatusCode::FORBIDDEN => "AuthorizationError",
         StatusCode::NOT_FOUND => "NotFoundError",
+        StatusCode::CONFLICT => "ConflictError",
         StatusCode::METHOD_NOT_ALLOWED => "MethodNotAllowedError",
         StatusCode::REQUEST_TIMEOUT => "TimeoutError",
         StatusCode::PAYLOAD_TOO_LARGE => "PayloadTooLargeError",

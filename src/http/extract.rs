@@ -1,6 +1,9 @@
 //! Request extractors whose rejections are `AppError`s, so every bad input gets a JSON answer.
 
-use std::net::{IpAddr, SocketAddr};
+use std::{
+    collections::HashMap,
+    net::{IpAddr, SocketAddr},
+};
 
 use axum::{
     body::Bytes,
@@ -9,7 +12,11 @@ use axum::{
 };
 use serde_json::{Map, Value};
 
-use crate::{error::AppError, state::AppState};
+use super::views::ItemKeys;
+use crate::{
+    error::{AppError, Result},
+    state::AppState,
+};
 
 /// A request body that is a JSON object, with its size in bytes.
 pub struct JsonObject {
@@ -79,6 +86,31 @@ impl FromRequestParts<AppState> for ClientAddr {
             .get::<ConnectInfo<SocketAddr>>()
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("server started without connect info")))?;
         Ok(Self(peer.ip()))
+    }
+}
+
+/// The query string's parameters by name.
+pub struct Params(HashMap<String, String>);
+
+impl Params {
+    /// Reads the query string; one of `once` given twice is refused.
+    pub fn parse(raw: Option<&str>, once: &[&str]) -> Result<Self> {
+        let mut params = HashMap::new();
+        for (name, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
+            let repeated = params.insert(name.to_string(), value.into_owned()).is_some();
+            if repeated && once.contains(&name.as_ref()) {
+                return Err(AppError::invalid("Invalid query string"));
+            }
+        }
+        Ok(Self(params))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    pub fn keys(&self) -> Result<ItemKeys> {
+        ItemKeys::parse(self.get("fields"))
     }
 }
 

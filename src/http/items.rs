@@ -1,7 +1,5 @@
 //! `/api/items`: reports of lost and found items, their photos, and their review.
 
-use std::collections::HashMap;
-
 use axum::{
     Json, Router,
     body::{Body, Bytes},
@@ -17,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Admin, SignedIn},
-    extract::JsonObject,
+    extract::{JsonObject, Params},
     views::{ItemJson, ItemKey, ItemKeys, MatchJson},
 };
 use crate::{
@@ -58,31 +56,6 @@ pub fn router() -> Router<AppState> {
         .route("/items/{id}/photo", get(photo))
         .route("/items/{id}/thumb", get(thumbnail))
         .route("/items/{id}/matches", get(possible_matches))
-}
-
-/// The query string's parameters by name.
-struct Params(HashMap<String, String>);
-
-impl Params {
-    /// Reads the query string; one of `once` given twice is refused.
-    fn parse(raw: Option<&str>, once: &[&str]) -> Result<Self> {
-        let mut params = HashMap::new();
-        for (name, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
-            let repeated = params.insert(name.to_string(), value.into_owned()).is_some();
-            if repeated && once.contains(&name.as_ref()) {
-                return Err(AppError::invalid("Invalid query string"));
-            }
-        }
-        Ok(Self(params))
-    }
-
-    fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-
-    fn keys(&self) -> Result<ItemKeys> {
-        ItemKeys::parse(self.get("fields"))
-    }
 }
 
 /// A short, stable digest of some text, for ETags.

@@ -1,6 +1,7 @@
 //! The HTTP JSON interface under `/api`: one module per resource, merged here with the
 //! layers every request passes through.
 
+mod claims;
 mod conditional;
 mod current_user;
 mod errors;
@@ -38,7 +39,10 @@ const BODY_LIMIT: usize = 8 * 1024 * 1024;
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 pub fn router(state: AppState) -> Router {
-    let api = Router::new().merge(session::router()).merge(items::router());
+    let api = Router::new()
+        .merge(session::router())
+        .merge(items::router())
+        .merge(claims::router());
     let routes = Router::new()
         .nest("/api", api)
         .merge(health::router())

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
 use crate::{
-    domain::{Item, User},
+    domain::{Claim, Item, User},
     error::AppError,
     time::format_ms,
 };
@@ -130,6 +130,37 @@ pub struct ItemJson<'a> {
     keys: &'a ItemKeys,
     /// The photo as a `data:` URL, when `imgData` is selected and the item has one.
     img_data: Option<&'a str>,
+}
+
+/// A claim as its claimant and administrators see it (nobody else ever does).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimJson {
+    id: i64,
+    item_id: i64,
+    claimant: String,
+    message: String,
+    status: &'static str,
+    #[serde(rename = "created_at")]
+    created_at: String,
+    #[serde(rename = "decided_at")]
+    decided_at: Option<String>,
+    decided_by: Option<String>,
+}
+
+impl From<Claim> for ClaimJson {
+    fn from(claim: Claim) -> Self {
+        Self {
+            id: claim.id,
+            item_id: claim.item_id.get(),
+            claimant: claim.claimant,
+            message: claim.message,
+            status: claim.status.as_str(),
+            created_at: format_ms(claim.created_at),
+            decided_at: claim.decided_at.map(format_ms),
+            decided_by: claim.decided_by,
+        }
+    }
 }
 
 /// One match of `GET /api/items/:id/matches`.

@@ -62,7 +62,8 @@ macro_rules! item_columns {
 pub(super) use item_columns;
 
 /// Every change to an item takes the next list version first; the item keeps it as its own.
-const NEXT_VERSION: &str = "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
+pub(super) const NEXT_VERSION: &str =
+    "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
 const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
@@ -83,7 +84,7 @@ const UPDATE_ITEM: &str = concat!(
     item_columns!()
 );
 const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
-const RECORD_CHANGE: &str =
+pub(super) const RECORD_CHANGE: &str =
     "INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)";
 const SELECT_PHOTO: &str = "SELECT mime, bytes FROM photos WHERE item_id = $1";
 /// The thumbnail, or the photo itself where there is none.
@@ -101,6 +102,7 @@ macro_rules! record_change {
             .await
     };
 }
+pub(super) use record_change;
 
 /// One entry of an item's change log.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

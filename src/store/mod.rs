@@ -4,6 +4,7 @@
 //! `ON CONFLICT`) and run through [`with_pool!`], which expands it once per backend, so each
 //! arm is checked against its own driver and the same integration suite exercises both.
 
+mod claims;
 mod derived;
 mod error;
 mod items;
@@ -29,6 +30,7 @@ use sqlx::{
 };
 
 use self::writer::Writer;
+pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
 

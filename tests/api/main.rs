@@ -2,6 +2,7 @@
 
 mod abuse;
 mod bad_input;
+mod claims;
 mod cli;
 mod errors;
 mod faults;

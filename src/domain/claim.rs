@@ -1,0 +1,144 @@
+//! Claims: someone says a found item is theirs, with a private message that proves it; an
+//! administrator accepts (the item is handed over) or rejects it; the claimant may withdraw it.
+
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+use super::{ItemId, ValidationError, bounded_text, fields::Fields};
+
+/// The longest message, in characters.
+pub const MAX_MESSAGE: usize = 2_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimStatus {
+    Open,
+    Accepted,
+    Rejected,
+    Withdrawn,
+}
+
+impl ClaimStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Accepted => "accepted",
+            Self::Rejected => "rejected",
+            Self::Withdrawn => "withdrawn",
+        }
+    }
+}
+
+impl FromStr for ClaimStatus {
+    type Err = ValidationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "open" => Ok(Self::Open),
+            "accepted" => Ok(Self::Accepted),
+            "rejected" => Ok(Self::Rejected),
+            "withdrawn" => Ok(Self::Withdrawn),
+            _ => Err(ValidationError::new("status", "Invalid status")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub id: i64,
+    pub item_id: ItemId,
+    /// The claimant's user id.
+    pub claimant: String,
+    /// Private: only the claimant and administrators ever see it.
+    pub message: String,
+    pub status: ClaimStatus,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+    pub decided_at: Option<i64>,
+    /// Who accepted or rejected it (for a withdrawn claim, the claimant).
+    pub decided_by: Option<String>,
+}
+
+/// Why a claim cannot be made, decided or withdrawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimRefusal {
+    NoItem,
+    NoClaim,
+    /// The claimant reported the item.
+    OwnItem,
+    /// Lost, not approved, or already returned.
+    NotClaimable,
+    /// The claimant has an open claim on the item already.
+    AlreadyOpen,
+    /// Accepted, rejected or withdrawn already.
+    NotOpen,
+    /// Only the claimant may withdraw a claim.
+    NotClaimant,
+}
+
+/// The body of `POST /api/items/:id/claims`: the message, 1–2,000 characters.
+pub fn parse_message(body: &Map<String, Value>) -> Result<String, ValidationError> {
+    let f = Fields(body);
+    f.string("message")?
+        .map(|text| bounded_text("message", text, MAX_MESSAGE))
+        .transpose()?
+        .flatten()
+        .ok_or_else(|| ValidationError::new("message", "message is required"))
+}
+
+/// The body of `PATCH /api/claims/:cid`: `accepted` (true) or `rejected` (false).
+pub fn parse_decision(body: &Map<String, Value>) -> Result<bool, ValidationError> {
+    match Fields(body).parsed::<ClaimStatus>("status")? {
+        Some(ClaimStatus::Accepted) => Ok(true),
+        Some(ClaimStatus::Rejected) => Ok(false),
+        _ => Err(ValidationError::new("status", "Invalid status")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn object(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn a_message_is_one_to_two_thousand_characters_trimmed() {
+        assert_eq!(
+            parse_message(&object(json!({ "message": "  Mine: initials J.K.  " }))).unwrap(),
+            "Mine: initials J.K."
+        );
+        assert_eq!(
+            parse_message(&object(json!({ "message": "é".repeat(2_000) })))
+                .unwrap()
+                .chars()
+                .count(),
+            2_000
+        );
+        for bad in [
+            json!({}),
+            json!({ "message": "   " }),
+            json!({ "message": 3 }),
+            json!({ "message": "x".repeat(2_001) }),
+        ] {
+            assert!(parse_message(&object(bad.clone())).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_decision_is_accepted_or_rejected() {
+        assert!(parse_decision(&object(json!({ "status": "accepted" }))).unwrap());
+        assert!(!parse_decision(&object(json!({ "status": "rejected" }))).unwrap());
+        for bad in [
+            json!({}),
+            json!({ "status": "open" }),
+            json!({ "status": "withdrawn" }),
+            json!({ "status": 1 }),
+        ] {
+            assert_eq!(parse_decision(&object(bad)).unwrap_err().message, "Invalid status");
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Claims on found items, and the handover that accepting one records.
+
+use super::{
+    Store, StoreError,
+    items::{NEXT_VERSION, RECORD_CHANGE, record_change},
+    with_pool,
+};
+use crate::domain::{Claim, ClaimRefusal, ClaimStatus, ItemId};
+
+macro_rules! claim_columns {
+    () => {
+        "id, item_id, claimant, message, status, created_at, decided_at, decided_by"
+    };
+}
+const CLAIMABLE: &str = "SELECT created_by, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
+     FROM items WHERE id = $1";
+const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
+const INSERT_CLAIM: &str = concat!(
+    "INSERT INTO claims (item_id, claimant, message, status, created_at) \
+     VALUES ($1, $2, $3, 'open', $4) RETURNING ",
+    claim_columns!()
+);
+const DECIDE: &str = concat!(
+    "UPDATE claims SET status = $2, decided_at = $3, decided_by = $4 \
+     WHERE id = $1 AND status = 'open' RETURNING ",
+    claim_columns!()
+);
+const WITHDRAW: &str = concat!(
+    "UPDATE claims SET status = 'withdrawn', decided_at = $2, decided_by = $3 \
+     WHERE id = $1 AND claimant = $3 AND status = 'open' RETURNING ",
+    claim_columns!()
+);
+/// Each condition holds, or is switched off by its NULL parameter.
+const LIST_CLAIMS: &str = concat!(
+    "SELECT ",
+    claim_columns!(),
+    " FROM claims WHERE ($1 IS NULL OR item_id = $1) AND ($2 IS NULL OR claimant = $2) \
+     AND ($3 IS NULL OR status = $3) ORDER BY id DESC LIMIT $4"
+);
+const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
+     WHERE item_id = $1 AND id <> $2 AND status = 'open'";
+const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
+/// Returns the item of open claim `$1`, unless it is returned already; its id.
+const HAND_OVER: &str = "UPDATE items SET returned_at = $2, version = $3 \
+     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') AND returned_at IS NULL \
+     RETURNING id";
+
+#[derive(sqlx::FromRow)]
+struct ClaimRow {
+    id: i64,
+    item_id: i64,
+    claimant: String,
+    message: String,
+    status: String,
+    created_at: i64,
+    decided_at: Option<i64>,
+    decided_by: Option<String>,
+}
+
+impl From<ClaimRow> for Claim {
+    fn from(row: ClaimRow) -> Self {
+        Claim {
+            id: row.id,
+            item_id: ItemId::new(row.item_id).expect("item ids in the database are positive"),
+            claimant: row.claimant,
+            message: row.message,
+            status: row.status.parse().unwrap_or(ClaimStatus::Open),
+            created_at: row.created_at,
+            decided_at: row.decided_at,
+            decided_by: row.decided_by,
+        }
+    }
+}
+
+/// Which claims a listing asks for: every condition given must hold.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimFilter<'a> {
+    pub item: Option<ItemId>,
+    pub claimant: Option<&'a str>,
+    pub status: Option<ClaimStatus>,
+}
+
+impl Store {
+    /// Opens a claim on a found, approved item not yet returned, unless the claimant reported
+    /// it or has an open claim on it already.
+    pub async fn open_claim(
+        &self,
+        item: ItemId,
+        claimant: &str,
+        message: &str,
+        now: i64,
+    ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
+        // In a block of its own: an error leaves the block (not the method) to be looked at.
+        let outcome: Result<Result<ClaimRow, ClaimRefusal>, StoreError> = async { with_pool!(self, write, pool => {
+            let found: Option<(String, bool)> = sqlx::query_as(CLAIMABLE).bind(item.get()).fetch_optional(&mut *pool).await?;
+            let open: i64 = sqlx::query_scalar(HAS_OPEN).bind(item.get()).bind(claimant).fetch_one(&mut *pool).await?;
+            match found {
+                None => Ok(Err(ClaimRefusal::NoItem)),
+                Some((reporter, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
+                Some((_, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
+                Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
+                Some(_) => sqlx::query_as(INSERT_CLAIM)
+                    .bind(item.get())
+                    .bind(claimant)
+                    .bind(message)
+                    .bind(now)
+                    .fetch_one(&mut *pool)
+                    .await
+                    .map(Ok),
+            }
+        }) }
+        .await;
+        match outcome {
+            Ok(outcome) => Ok(outcome.map(Claim::from)),
+            // Two claims at once on PostgreSQL: the index of open claims refuses the second.
+            Err(StoreError::Conflict(_)) => Ok(Err(ClaimRefusal::AlreadyOpen)),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The claims `filter` selects, newest first, at most `limit`.
+    pub async fn claims(&self, filter: &ClaimFilter<'_>, limit: u32) -> Result<Vec<Claim>, StoreError> {
+        let rows: Vec<ClaimRow> = with_pool!(self, read, pool => {
+            sqlx::query_as(LIST_CLAIMS)
+                .bind(filter.item.map(ItemId::get))
+                .bind(filter.claimant)
+                .bind(filter.status.map(ClaimStatus::as_str))
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
+        })?;
+        Ok(rows.into_iter().map(Claim::from).collect())
+    }
+
+    /// Accepts or rejects an open claim. Accepting hands the item over: it is returned now,
+    /// the other open claims on it are rejected, and its change log records who handed it
+    /// to whom.
+    pub async fn decide_claim(
+        &self,
+        id: i64,
+        accept: bool,
+        actor: &str,
+        now: i64,
+    ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
+        let status = if accept {
+            ClaimStatus::Accepted
+        } else {
+            ClaimStatus::Rejected
+        };
+        let outcome: Result<ClaimRow, ClaimRefusal> = with_pool!(self, write, pool => {
+            // Accepting returns the item first, only if it is not returned yet: on PostgreSQL
+            // that locks the item, so of two claims accepted at once only one gets it.
+            let handed_over = if accept {
+                let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+                let item: Option<i64> =
+                    sqlx::query_scalar(HAND_OVER).bind(id).bind(now).bind(version).fetch_optional(&mut *pool).await?;
+                item.is_some()
+            } else {
+                true
+            };
+            let decided: Option<ClaimRow> = if handed_over {
+                sqlx::query_as(DECIDE).bind(id).bind(status.as_str()).bind(now).bind(actor).fetch_optional(&mut *pool).await?
+            } else {
+                None
+            };
+            match decided {
+                Some(claim) if accept => {
+                    let item = ItemId::new(claim.item_id).expect("item ids in the database are positive");
+                    sqlx::query(REJECT_OTHERS).bind(claim.item_id).bind(id).bind(now).bind(actor).execute(&mut *pool).await?;
+                    let change = serde_json::json!({ "handedOver": { "claim": id, "to": claim.claimant } }).to_string();
+                    record_change!(pool, item, actor, now, &change)?;
+                    Ok(Ok(claim))
+                }
+                Some(claim) => Ok(Ok(claim)),
+                None => {
+                    let claimant: Option<String> =
+                        sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
+                    Ok(Err(if claimant.is_some() { ClaimRefusal::NotOpen } else { ClaimRefusal::NoClaim }))
+                }
+            }
+        })?;
+        Ok(outcome.map(Claim::from))
+    }
+
+    /// The claimant withdraws an open claim of theirs.
+    pub async fn withdraw_claim(
+        &self,
+        id: i64,
+        claimant: &str,
+        now: i64,
+    ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
+        let outcome: Result<ClaimRow, ClaimRefusal> = with_pool!(self, write, pool => {
+            let withdrawn: Option<ClaimRow> = sqlx::query_as(WITHDRAW)
+                .bind(id)
+                .bind(now)
+                .bind(claimant)
+                .fetch_optional(&mut *pool)
+                .await?;
+            match withdrawn {
+                Some(claim) => Ok(Ok(claim)),
+                None => {
+                    let owner: Option<String> =
+                        sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
+                    Ok(Err(match owner {
+                        None => ClaimRefusal::NoClaim,
+                        Some(owner) if owner != claimant => ClaimRefusal::NotClaimant,
+                        Some(_) => ClaimRefusal::NotOpen,
+                    }))
+                }
+            }
+        })?;
+        Ok(outcome.map(Claim::from))
+    }
+}
