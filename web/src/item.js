@@ -1,14 +1,17 @@
 // The item view: every field, the full photo (only here: lists show thumbnails), where it is
 // kept, and its live thread.
 import { api } from "./api.js";
-import { announceWithin, showError } from "./announce.js";
+import { announceWithin, showError, showNotice } from "./announce.js";
 import { KINDS, STATES } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
 import { socket } from "./socket.js";
 
-const FIELDS = "id,title,desc,cat,kind,lat,lng,radius,status,storagePlace,created_at,createdBy,photoUrl";
+const FIELDS = "id,title,desc,cat,kind,lat,lng,radius,status,storagePlace,created_at,createdBy,photoUrl,returnedAt";
+const MATCH_FIELDS = "id,title,kind";
+// What the matches of an item are to the person looking at it.
+const MATCHES_HEADING = { lost: "Could this be yours?", found: "Lost reports that may be this item" };
 
 export class ItemDialog {
   constructor(state) {
@@ -17,6 +20,8 @@ export class ItemDialog {
     this.dialog = document.getElementById("item-dialog");
     this.log = document.getElementById("thread-log");
     this.form = document.getElementById("thread-form");
+    this.claimForm = document.getElementById("claim-form");
+    this.claimForm.addEventListener("submit", (event) => this.claim(event));
     document.getElementById("item-close").addEventListener("click", () => this.dialog.close());
     this.dialog.addEventListener("close", () => this.leave());
     this.form.addEventListener("submit", (event) => this.say(event));
@@ -58,7 +63,13 @@ export class ItemDialog {
       ["Reported", `${formatTime(item.created_at)} by ${item.createdBy}`],
       ["Where", `${item.lat.toFixed(5)}, ${item.lng.toFixed(5)} (within ${item.radius} m)`],
     ];
+    if (item.returnedAt) fields.push(["Returned", formatTime(item.returnedAt)]);
     document.getElementById("item-fields").replaceChildren(...fields.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+    const user = this.state.user;
+    this.claimForm.hidden = !(item.kind === "found" && item.status === "approved" && !item.returnedAt
+      && user && user.id !== item.createdBy);
+    this.claimForm.reset();
+    this.showMatches(item);
     this.log.replaceChildren();
     fillNick(this.form.elements.nick, this.state.user);
     if (!this.dialog.open) {
@@ -70,6 +81,37 @@ export class ItemDialog {
 
   join() {
     socket.emit("thread:join", { itemId: this.itemId });
+  }
+
+  /** Lists the approved items of the other kind that may be the same object; none: nothing. */
+  async showMatches(item) {
+    const section = document.getElementById("item-matches");
+    section.hidden = true;
+    let matches;
+    try {
+      matches = await api("GET", `/api/items/${item.id}/matches?fields=${MATCH_FIELDS}`);
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    if (item.id !== this.itemId || matches.length === 0) return;
+    document.getElementById("matches-heading").textContent = MATCHES_HEADING[item.kind];
+    document.getElementById("match-list").replaceChildren(...matches.map(({ item: other, distance }) =>
+      h("li", {}, h("a", { href: `#/browse/${other.id}` }, other.title), ` · ${Math.round(distance)} m away`)));
+    section.hidden = false;
+  }
+
+  async claim(event) {
+    event.preventDefault();
+    const message = this.claimForm.elements.message.value;
+    try {
+      await api("POST", `/api/items/${this.itemId}/claims`, { message });
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    this.claimForm.hidden = true;
+    showNotice("Your claim is sent. Staff will check it and tell you.");
   }
 
   leave() {

@@ -173,6 +173,44 @@ test("a found item is reported as found; the kind and date filters are answered 
   noPageErrors(page);
 });
 
+test("an item's view shows what may match it, and the owner claims a found item privately", async () => {
+  const admin = await signIn(service.base, "admin", "admin-demo-pass");
+  const alice = await signIn(service.base, "alice", "alice-demo-pass");
+  const bob = await signIn(service.base, "bob", "bob-demo-pass");
+  // Away from the demo data, so nothing else matches.
+  const lost = await alice("POST", "/api/items?fields=id", {
+    title: "Green umbrella, wooden handle", kind: "lost", cat: "Umbrellas", lat: 51.6101, lng: -0.2001, radius: 50,
+  });
+  const found = await bob("POST", "/api/items?fields=id", {
+    title: "Green umbrella", kind: "found", cat: "umbrellas", lat: 51.6103, lng: -0.2002, radius: 20,
+  });
+  for (const { id } of [lost, found]) await admin("PATCH", `/api/items/${id}?fields=id`, { status: "approved" });
+
+  const page = await open("/#/browse");
+  await login(page, "alice", "alice-demo-pass");
+  await page.goto(`${service.base}/#/browse/${lost.id}`);
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("heading", { name: "Could this be yours?" }).waitFor();
+  const match = dialog.locator("#match-list li", { hasText: "Green umbrella" });
+  await match.getByText("m away").waitFor();
+  assert.equal(await dialog.locator("#claim-form").isVisible(), false, "a lost report is not claimed");
+
+  await match.getByRole("link", { name: "Green umbrella" }).click();
+  await dialog.getByRole("heading", { name: "Green umbrella", exact: true }).waitFor();
+  await dialog.getByRole("heading", { name: "Lost reports that may be this item" }).waitFor();
+  const form = dialog.locator("#claim-form");
+  await form.getByLabel("What shows it is yours").fill("My initials, A.S., are cut into the handle");
+  await screenshot(page, "claim-desktop");
+  await form.getByRole("button", { name: "Claim it" }).click();
+  await page.getByText("Your claim is sent").waitFor();
+  assert.equal(await form.isVisible(), false);
+  const [claim] = await admin("GET", `/api/items/${found.id}/claims`);
+  assert.equal(claim.claimant, "alice");
+  assert.equal(claim.message, "My initials, A.S., are cut into the handle");
+  assert.equal(claim.status, "open");
+  noPageErrors(page);
+});
+
 test("near me asks the service for the items around the device, and says so when location is refused", async () => {
   const here = { latitude: 51.524, longitude: -0.1365 };
   const page = await open("/");
