@@ -13,6 +13,7 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod json;
 pub mod net;
 pub mod origins;
 pub mod realtime;

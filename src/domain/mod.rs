@@ -8,6 +8,7 @@ mod item;
 mod listing;
 pub mod matching;
 mod message;
+mod notification;
 mod photo;
 pub mod search;
 mod user;
@@ -19,6 +20,7 @@ pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near};
 pub use message::{ChatInput, Message, ThreadInput, ThreadRef, check_join_payload};
+pub use notification::{Notice, NoticeKind, Notification};
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use user::{Credentials, DisplayName, Password, User, UserId};
 

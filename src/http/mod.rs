@@ -9,6 +9,7 @@ mod extract;
 mod guards;
 mod health;
 mod items;
+mod notifications;
 mod session;
 mod views;
 mod web;
@@ -42,7 +43,8 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(session::router())
         .merge(items::router())
-        .merge(claims::router());
+        .merge(claims::router())
+        .merge(notifications::router());
     let routes = Router::new()
         .nest("/api", api)
         .merge(health::router())

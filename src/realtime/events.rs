@@ -86,6 +86,10 @@ type Outcome = Result<(), EventError>;
 
 /// Registers every handler; runs before anything is awaited, so no early event is lost.
 pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
+    // A logged-in client's notifications come to it through its user's room, on any node.
+    if let Some(user) = socket.extensions.get::<Connection>().and_then(|c| c.user_id.clone()) {
+        socket.join(user_room(&user));
+    }
     on(&socket, "chat:join", chat_join);
     on(&socket, "chat:send", chat_send);
     on(&socket, "thread:join", thread_join);
@@ -189,7 +193,7 @@ fn raw(data: &impl Serialize) -> Option<Box<RawValue>> {
 /// Broadcasts to the clients `to` selects on every node, then counts it in the backlog of
 /// each of this node's receivers. When the other nodes cannot be reached (Redis is down) the
 /// adapter gives up before delivering anything, so this node's clients get it alone.
-async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str, data: &impl Serialize) {
+pub(super) async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str, data: &impl Serialize) {
     let Some(payload) = raw(data) else {
         return;
     };
@@ -212,6 +216,11 @@ async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str
             drop_slow_client(&socket, &connection);
         }
     }
+}
+
+/// The room of every socket of one user.
+pub(super) fn user_room(user: &str) -> String {
+    format!("user:{user}")
 }
 
 fn room(item_id: ItemId) -> String {

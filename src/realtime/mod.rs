@@ -14,16 +14,16 @@ mod views;
 use std::{sync::Arc, time::Duration};
 
 use axum::{Router, middleware};
-use socketioxide::{SocketIo, SocketIoBuilder, handler::ConnectHandler};
+use socketioxide::{SocketIo, SocketIoBuilder, adapter::Adapter, handler::ConnectHandler};
 use socketioxide_redis::RedisAdapterCtr;
-use tokio::task::JoinHandle;
+use tokio::{sync::broadcast, task::JoinHandle};
 use tower::ServiceBuilder;
 
 use self::{
     connect::Limits,
     redis::{FailFastDriver, RedisAdapter},
 };
-use crate::state::AppState;
+use crate::{domain::Notification, json::NotificationJson, state::AppState};
 
 /// What a WebSocket connection reads into at first (4 KiB by default).
 const WS_READ_BUFFER: usize = 1024;
@@ -70,6 +70,7 @@ fn builder(state: AppState, limits: Limits) -> SocketIoBuilder {
 pub struct Server {
     io: Io,
     housekeeping: JoinHandle<()>,
+    notifications: JoinHandle<()>,
 }
 
 enum Io {
@@ -98,12 +99,14 @@ impl Server {
                 outbound::track_transport,
             ));
         // Wrapped once around the router, not around each of its routes (see `http`).
-        let (router, io) = match redis {
+        let committed = state.store.notifications_committed();
+        let (router, io, notifications) = match redis {
             None => {
                 let (layer, io) = builder(state, limits.clone()).build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
                 let service = outer.layer(layer).service(router);
-                (Router::new().fallback_service(service), Io::Single(io))
+                let notifications = tokio::spawn(push_notifications(io.clone(), committed));
+                (Router::new().fallback_service(service), Io::Single(io), notifications)
             }
             Some(redis) => {
                 let (layer, io) = builder(state, limits.clone())
@@ -112,19 +115,49 @@ impl Server {
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
                 let service = outer.layer(layer).service(router);
-                (Router::new().fallback_service(service), Io::Clustered(io))
+                let notifications = tokio::spawn(push_notifications(io.clone(), committed));
+                (
+                    Router::new().fallback_service(service),
+                    Io::Clustered(io),
+                    notifications,
+                )
             }
         };
         let housekeeping = tokio::spawn(forget_quiet_clients(limits));
-        Ok((router, Self { io, housekeeping }))
+        Ok((
+            router,
+            Self {
+                io,
+                housekeeping,
+                notifications,
+            },
+        ))
     }
 
     /// Disconnects every client of this node.
     pub async fn close(&self) {
         self.housekeeping.abort();
+        self.notifications.abort();
         match &self.io {
             Io::Single(io) => io.close().await,
             Io::Clustered(io) => io.close().await,
+        }
+    }
+}
+
+/// Sends each notification this node commits as `notify` to every socket of its user, on
+/// every node (the Redis adapter carries it to the others).
+async fn push_notifications<A: Adapter>(io: SocketIo<A>, mut committed: broadcast::Receiver<Notification>) {
+    loop {
+        match committed.recv().await {
+            Ok(notification) => {
+                let room = events::user_room(&notification.user_id);
+                events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
+            }
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "notifications not pushed live (they are stored and listed)");
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }

@@ -3,17 +3,19 @@
 use super::{
     Store, StoreError,
     items::{NEXT_VERSION, RECORD_CHANGE, record_change},
+    notifications::{NOTIFY_ADMINS, NOTIFY_USER, NotificationRow, notify_admins, notify_user},
     with_pool,
 };
-use crate::domain::{Claim, ClaimRefusal, ClaimStatus, ItemId};
+use crate::domain::{Claim, ClaimRefusal, ClaimStatus, ItemId, Notice};
 
 macro_rules! claim_columns {
     () => {
         "id, item_id, claimant, message, status, created_at, decided_at, decided_by"
     };
 }
-const CLAIMABLE: &str = "SELECT created_by, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
+const CLAIMABLE: &str = "SELECT created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
      FROM items WHERE id = $1";
+const TITLE: &str = "SELECT title FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
     "INSERT INTO claims (item_id, claimant, message, status, created_at) \
@@ -38,7 +40,7 @@ const LIST_CLAIMS: &str = concat!(
      AND ($3 IS NULL OR status = $3) ORDER BY id DESC LIMIT $4"
 );
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
-     WHERE item_id = $1 AND id <> $2 AND status = 'open'";
+     WHERE item_id = $1 AND id <> $2 AND status = 'open' RETURNING claimant";
 const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
 /// Returns the item of open claim `$1`, unless it is returned already; its id.
 const HAND_OVER: &str = "UPDATE items SET returned_at = $2, version = $3 \
@@ -91,27 +93,37 @@ impl Store {
         now: i64,
     ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
         // In a block of its own: an error leaves the block (not the method) to be looked at.
-        let outcome: Result<Result<ClaimRow, ClaimRefusal>, StoreError> = async { with_pool!(self, write, pool => {
-            let found: Option<(String, bool)> = sqlx::query_as(CLAIMABLE).bind(item.get()).fetch_optional(&mut *pool).await?;
-            let open: i64 = sqlx::query_scalar(HAS_OPEN).bind(item.get()).bind(claimant).fetch_one(&mut *pool).await?;
-            match found {
-                None => Ok(Err(ClaimRefusal::NoItem)),
-                Some((reporter, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
-                Some((_, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
-                Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
-                Some(_) => sqlx::query_as(INSERT_CLAIM)
-                    .bind(item.get())
-                    .bind(claimant)
-                    .bind(message)
-                    .bind(now)
-                    .fetch_one(&mut *pool)
-                    .await
-                    .map(Ok),
-            }
-        }) }
+        let outcome: Result<Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal>, StoreError> = async {
+            with_pool!(self, write, pool => {
+                let found: Option<(String, String, bool)> =
+                    sqlx::query_as(CLAIMABLE).bind(item.get()).fetch_optional(&mut *pool).await?;
+                let open: i64 = sqlx::query_scalar(HAS_OPEN).bind(item.get()).bind(claimant).fetch_one(&mut *pool).await?;
+                match found {
+                    None => Ok(Err(ClaimRefusal::NoItem)),
+                    Some((reporter, _, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
+                    Some((_, _, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
+                    Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
+                    Some((_, title, _)) => {
+                        let claim: ClaimRow = sqlx::query_as(INSERT_CLAIM)
+                            .bind(item.get())
+                            .bind(claimant)
+                            .bind(message)
+                            .bind(now)
+                            .fetch_one(&mut *pool)
+                            .await?;
+                        let notified = notify_admins!(pool, Notice::claim_received(item, &title), now)?;
+                        Ok(Ok((claim, notified)))
+                    }
+                }
+            })
+        }
         .await;
         match outcome {
-            Ok(outcome) => Ok(outcome.map(Claim::from)),
+            Ok(Ok((claim, notified))) => {
+                self.announce(notified);
+                Ok(Ok(claim.into()))
+            }
+            Ok(Err(refusal)) => Ok(Err(refusal)),
             // Two claims at once on PostgreSQL: the index of open claims refuses the second.
             Err(StoreError::Conflict(_)) => Ok(Err(ClaimRefusal::AlreadyOpen)),
             Err(err) => Err(err),
@@ -147,7 +159,7 @@ impl Store {
         } else {
             ClaimStatus::Rejected
         };
-        let outcome: Result<ClaimRow, ClaimRefusal> = with_pool!(self, write, pool => {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, pool => {
             // Accepting returns the item first, only if it is not returned yet: on PostgreSQL
             // that locks the item, so of two claims accepted at once only one gets it.
             let handed_over = if accept {
@@ -164,14 +176,26 @@ impl Store {
                 None
             };
             match decided {
-                Some(claim) if accept => {
+                Some(claim) => {
                     let item = ItemId::new(claim.item_id).expect("item ids in the database are positive");
-                    sqlx::query(REJECT_OTHERS).bind(claim.item_id).bind(id).bind(now).bind(actor).execute(&mut *pool).await?;
-                    let change = serde_json::json!({ "handedOver": { "claim": id, "to": claim.claimant } }).to_string();
-                    record_change!(pool, item, actor, now, &change)?;
-                    Ok(Ok(claim))
+                    let title: String = sqlx::query_scalar(TITLE).bind(claim.item_id).fetch_one(&mut *pool).await?;
+                    let mut notified = vec![notify_user!(pool, &claim.claimant, Notice::claim_decided(item, &title, accept), now)?];
+                    if accept {
+                        let rejected: Vec<String> = sqlx::query_scalar(REJECT_OTHERS)
+                            .bind(claim.item_id)
+                            .bind(id)
+                            .bind(now)
+                            .bind(actor)
+                            .fetch_all(&mut *pool)
+                            .await?;
+                        for claimant in &rejected {
+                            notified.push(notify_user!(pool, claimant, Notice::claim_decided(item, &title, false), now)?);
+                        }
+                        let change = serde_json::json!({ "handedOver": { "claim": id, "to": claim.claimant } }).to_string();
+                        record_change!(pool, item, actor, now, &change)?;
+                    }
+                    Ok(Ok((claim, notified)))
                 }
-                Some(claim) => Ok(Ok(claim)),
                 None => {
                     let claimant: Option<String> =
                         sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
@@ -179,7 +203,10 @@ impl Store {
                 }
             }
         })?;
-        Ok(outcome.map(Claim::from))
+        Ok(outcome.map(|(claim, notified)| {
+            self.announce(notified);
+            claim.into()
+        }))
     }
 
     /// The claimant withdraws an open claim of theirs.

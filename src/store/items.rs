@@ -3,9 +3,10 @@
 use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, place_words},
+    notifications::{NOTIFY_USER, NotificationRow, notify_user},
     with_pool,
 };
-use crate::domain::{Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Photo};
+use crate::domain::{Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Notice, Photo};
 
 /// An `items` row as the drivers decode it.
 #[derive(sqlx::FromRow)]
@@ -84,6 +85,7 @@ const UPDATE_ITEM: &str = concat!(
     item_columns!()
 );
 const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
+const ITEM_STATE: &str = "SELECT status, storage_place FROM items WHERE id = $1";
 pub(super) const RECORD_CHANGE: &str =
     "INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)";
 const SELECT_PHOTO: &str = "SELECT mime, bytes FROM photos WHERE item_id = $1";
@@ -227,25 +229,52 @@ impl Store {
     ) -> Result<Option<Item>, StoreError> {
         let change = ItemChange::Updated(patch).to_json();
         let place_words = patch.storage_place().and_then(place_words);
-        let row: Option<ItemRow> = with_pool!(self, write, pool => {
-                        let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            let row: Option<ItemRow> = sqlx::query_as(UPDATE_ITEM)
+        let updated: Option<(ItemRow, Vec<NotificationRow>, bool)> = with_pool!(self, write, pool => {
+            let before: Option<(String, Option<String>)> =
+                sqlx::query_as(ITEM_STATE).bind(id.get()).fetch_optional(&mut *pool).await?;
+            let Some((status_before, place_before)) = before else {
+                // No such item: nothing changes and the version is not spent.
+                return Ok(None);
+            };
+            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            let row: ItemRow = sqlx::query_as(UPDATE_ITEM)
                 .bind(id.get())
                 .bind(patch.status().map(ItemStatus::as_str))
                 .bind(patch.storage_place().is_some())
                 .bind(patch.storage_place().flatten())
                 .bind(place_words.as_deref())
                 .bind(version)
-                .fetch_optional(&mut *pool)
+                .fetch_one(&mut *pool)
                 .await?;
-            if row.is_none() {
-                // Nothing changed: the version is not spent.
-                return Ok(None);
-            }
             record_change!(pool, id, actor, now, &change)?;
-            Ok(row)
+            let status_changed = patch.status().is_some_and(|status| status.as_str() != status_before);
+            let mut notices = Vec::new();
+            if status_changed {
+                notices.push(Notice::status_changed(id, &row.title, row.status));
+            }
+            if patch.storage_place().is_some_and(|place| place != place_before.as_deref()) {
+                notices.push(Notice::storage_changed(id, &row.title, row.storage_place.as_deref()));
+            }
+            let mut notified = Vec::new();
+            // Staff changing a report of their own need not be told.
+            if row.created_by != actor {
+                for notice in &notices {
+                    notified.push(notify_user!(pool, &row.created_by, notice, now)?);
+                }
+            }
+            let approved = status_changed && row.status == ItemStatus::Approved;
+            Ok(Some((row, notified, approved)))
         })?;
-        Ok(row.map(Item::from))
+        let Some((row, notified, approved)) = updated else {
+            return Ok(None);
+        };
+        self.announce(notified);
+        let item = Item::from(row);
+        if approved && let Err(err) = self.notify_matches(&item, now).await {
+            // The approval stands; only telling the reporters of its matches failed.
+            tracing::warn!(error = %err, item = %item.id, "the reporters of an approved item's matches were not told");
+        }
+        Ok(Some(item))
     }
 
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no

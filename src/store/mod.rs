@@ -11,6 +11,7 @@ mod items;
 mod legacy;
 mod listing;
 mod messages;
+mod notifications;
 mod sessions;
 mod throttle;
 mod users;
@@ -30,6 +31,7 @@ use sqlx::{
 };
 
 use self::writer::Writer;
+use crate::domain::Notification;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
@@ -44,7 +46,13 @@ pub struct Store {
     name: Arc<str>,
     /// The last write probe: when, and whether it succeeded.
     probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
+    /// Notifications this process wrote, once committed, for live delivery.
+    notified: tokio::sync::broadcast::Sender<Notification>,
 }
+
+/// Committed notifications waiting for live delivery; a listener further behind misses the
+/// oldest (they stay stored and listed).
+const NOTIFIED_BACKLOG: usize = 4096;
 
 /// A write probe is answered from the last one for this long (each costs a commit).
 const PROBE_REUSE: Duration = Duration::from_secs(1);
@@ -144,6 +152,7 @@ impl Store {
             db,
             name: name.into(),
             probed: Arc::default(),
+            notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
         })
     }
 

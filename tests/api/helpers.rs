@@ -421,3 +421,15 @@ pub fn data_url(mime: &str, bytes: &[u8]) -> String {
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
 }
+
+/// The value for a `Cookie` header of a fresh session of `id`.
+pub async fn session_cookie(app: &TestApp, id: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(app.url("/api/login"))
+        .json(&json!({ "id": id, "pw": password_of(id) }))
+        .send()
+        .await
+        .unwrap();
+    let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+    set_cookie.split(';').next().unwrap().to_owned()
+}

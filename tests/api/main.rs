@@ -14,6 +14,7 @@ mod matches;
 mod memory;
 mod multinode;
 mod node;
+mod notifications;
 mod official_clients;
 mod persistence;
 mod photos;

@@ -294,3 +294,22 @@ async fn when_postgres_is_briefly_unreachable_requests_fail_cleanly_then_succeed
         json!({ "ok": true })
     );
 }
+
+#[tokio::test]
+async fn a_notification_made_on_one_node_reaches_its_user_on_the_other() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let alice = b.client();
+    let cookie = format!("sid={}", alice.login_answer("alice", &password_of("alice")).await.sid());
+    let item = alice.create_item(item_body("Silver ring")).await;
+    let on_b = Sio::connect_to(&b.url, Transport::Websocket, &[("Cookie", &cookie)]).await;
+
+    let staff = a.client();
+    assert_eq!(staff.login("admin", &password_of("admin")).await.0, StatusCode::OK);
+    let (status, _) = staff.patch(&item_path(&item), json!({ "status": "approved" })).await;
+    assert_eq!(status, StatusCode::OK);
+    let pushed = on_b.next("notify").await;
+    assert_eq!(pushed["type"], "itemStatus");
+    assert_eq!(pushed["itemId"], item["id"]);
+    assert_eq!(alice.get("/api/notifications").await.1[0], pushed);
+}

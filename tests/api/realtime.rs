@@ -293,18 +293,6 @@ async fn a_logged_in_sender_is_recorded_with_the_message() {
     assert_eq!(senders, ["signed:alice", "unsigned:-"]);
 }
 
-/// The value for a `Cookie` header of a fresh session of `id`.
-async fn session_cookie(app: &TestApp, id: &str) -> String {
-    let response = reqwest::Client::new()
-        .post(app.url("/api/login"))
-        .json(&json!({ "id": id, "pw": password_of(id) }))
-        .send()
-        .await
-        .unwrap();
-    let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
-    set_cookie.split(';').next().unwrap().to_owned()
-}
-
 /// Makes every insert into `table` fail, on either backend, until [`accept_inserts`].
 async fn refuse_inserts(app: &TestApp, table: &str) {
     if app.db.url().starts_with("postgres") {

@@ -1,0 +1,83 @@
+//! `GET /api/notifications` (newest first, paged) and `POST /api/notifications/read`.
+
+use axum::{
+    Json, Router,
+    extract::{RawQuery, State},
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use serde_json::{Value, json};
+
+use super::{
+    current_user::SignedIn,
+    extract::{JsonObject, Params},
+};
+use crate::{
+    error::{AppError, Result},
+    json::NotificationJson,
+    state::AppState,
+};
+
+const DEFAULT_LIMIT: u32 = 50;
+const MAX_LIMIT: u32 = 200;
+/// Notifications marked read by one request at most.
+const MAX_IDS: usize = 1_000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/notifications", get(list))
+        .route("/notifications/read", post(mark_read))
+}
+
+async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQuery(raw): RawQuery) -> Result<Response> {
+    let params = Params::parse(raw.as_deref(), &["limit", "before"])?;
+    let limit = match params.get("limit") {
+        None => DEFAULT_LIMIT,
+        Some(limit) => limit
+            .parse()
+            .ok()
+            .filter(|limit| (1..=MAX_LIMIT).contains(limit))
+            .ok_or_else(|| AppError::invalid("Invalid limit"))?,
+    };
+    let before = params
+        .get("before")
+        .map(|before| before.parse::<i64>().ok().filter(|id| *id > 0))
+        .map(|before| before.ok_or_else(|| AppError::invalid("Invalid cursor")))
+        .transpose()?;
+    // One more than asked: whether a next page exists.
+    let mut notifications = state.store.notifications(&session.user.id, before, limit + 1).await?;
+    let next = (notifications.len() > limit as usize).then(|| {
+        notifications.truncate(limit as usize);
+        let last = notifications[notifications.len() - 1].id;
+        format!("</api/notifications?limit={limit}&before={last}>; rel=\"next\"")
+    });
+    let body: Vec<NotificationJson> = notifications.iter().map(NotificationJson::from).collect();
+    let mut response = Json(body).into_response();
+    if let Some(next) = next {
+        let link = HeaderValue::from_str(&next).map_err(anyhow::Error::from)?;
+        response.headers_mut().insert(header::LINK, link);
+    }
+    Ok(response)
+}
+
+/// `{ ids: [1, 2, …] }`: those that are the user's are marked read; others are ignored.
+async fn mark_read(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    body: JsonObject,
+) -> Result<Json<Value>> {
+    let ids = body
+        .fields
+        .get("ids")
+        .and_then(Value::as_array)
+        .filter(|ids| ids.len() <= MAX_IDS)
+        .and_then(|ids| {
+            ids.iter()
+                .map(|id| id.as_i64().filter(|id| *id > 0))
+                .collect::<Option<Vec<i64>>>()
+        })
+        .ok_or_else(|| AppError::invalid("Invalid ids"))?;
+    state.store.mark_read(&session.user.id, &ids).await?;
+    Ok(Json(json!({ "ok": true })))
+}

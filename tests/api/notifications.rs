@@ -1,0 +1,220 @@
+//! Notifications: what causes one and for whom, listing with paging, marking read, and the
+//! live `notify` event to the sockets of that user only.
+
+use reqwest::{Method, StatusCode, header};
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::*,
+    sio::{Sio, Transport},
+};
+
+async fn notifications(client: &TestClient) -> Vec<Value> {
+    let (status, list) = client.get("/api/notifications").await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    list.as_array().unwrap().clone()
+}
+
+fn near(kind: &str, title: &str) -> Value {
+    json!({ "kind": kind, "title": title, "lat": 51.5, "lng": -0.12, "radius": 30 })
+}
+
+#[tokio::test]
+async fn a_reporter_is_told_of_review_and_storage_and_marks_it_read() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let bob = app.logged_in("bob", false).await;
+    let item = alice.create_item(near("lost", "Blue scarf")).await;
+    let path = item_path(&item);
+
+    admin.patch(&path, json!({ "status": "approved" })).await;
+    admin.patch(&path, json!({ "status": "approved" })).await; // no change: nothing to tell
+    admin.patch(&path, json!({ "storagePlace": "Desk B" })).await;
+    let told = notifications(&alice).await;
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert_eq!(told[0]["type"], "storagePlace");
+    assert_eq!(told[0]["text"], "Your report “Blue scarf” is kept at: Desk B.");
+    assert_eq!(told[1]["type"], "itemStatus");
+    assert_eq!(
+        told[1]["text"],
+        "Your report “Blue scarf” is approved and visible to everyone."
+    );
+    assert_eq!(told[1]["itemId"], item["id"]);
+    assert_eq!(told[1]["read"], false);
+    assert!(told[1]["created_at"].as_str().unwrap().ends_with('Z'));
+    let keys: Vec<&String> = told[0].as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 6, "{keys:?}");
+    assert_eq!(notifications(&bob).await, Vec::<Value>::new());
+    assert_error(
+        &app.client().get("/api/notifications").await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+
+    // Marking read: only one's own; bad lists refused.
+    let first = told[1]["id"].clone();
+    assert_eq!(
+        bob.post("/api/notifications/read", json!({ "ids": [first] })).await,
+        (StatusCode::OK, json!({ "ok": true }))
+    );
+    assert_eq!(notifications(&alice).await[1]["read"], false);
+    assert_eq!(
+        alice.post("/api/notifications/read", json!({ "ids": [first] })).await,
+        (StatusCode::OK, json!({ "ok": true }))
+    );
+    let told = notifications(&alice).await;
+    assert_eq!(
+        (told[0]["read"].clone(), told[1]["read"].clone()),
+        (json!(false), json!(true))
+    );
+    for bad in [
+        json!({}),
+        json!({ "ids": "1" }),
+        json!({ "ids": [0] }),
+        json!({ "ids": ["1"] }),
+    ] {
+        assert_error(
+            &alice.post("/api/notifications/read", bad).await,
+            StatusCode::BAD_REQUEST,
+            "Invalid ids",
+        );
+    }
+}
+
+#[tokio::test]
+async fn notifications_come_in_pages() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let item = alice.create_item(near("lost", "Keys")).await;
+    for n in 0..5 {
+        admin
+            .patch(&item_path(&item), json!({ "storagePlace": format!("Shelf {n}") }))
+            .await;
+    }
+    let mut seen = Vec::new();
+    let mut next = Some("/api/notifications?limit=2".to_owned());
+    while let Some(path) = next {
+        let answer = alice.send(alice.request(Method::GET, &path)).await;
+        assert_eq!(answer.status, StatusCode::OK);
+        seen.extend(
+            answer
+                .body
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["text"].as_str().unwrap().to_owned()),
+        );
+        next = answer.headers.get(header::LINK).map(|link| {
+            let link = link.to_str().unwrap();
+            link[1..link.find('>').unwrap()].to_owned()
+        });
+    }
+    let expected: Vec<String> = (0..5)
+        .rev()
+        .map(|n| format!("Your report “Keys” is kept at: Shelf {n}."))
+        .collect();
+    assert_eq!(seen, expected);
+    assert_error(
+        &alice.get("/api/notifications?limit=0").await,
+        StatusCode::BAD_REQUEST,
+        "Invalid limit",
+    );
+    assert_error(
+        &alice.get("/api/notifications?limit=201").await,
+        StatusCode::BAD_REQUEST,
+        "Invalid limit",
+    );
+    assert_error(
+        &alice.get("/api/notifications?before=x").await,
+        StatusCode::BAD_REQUEST,
+        "Invalid cursor",
+    );
+}
+
+#[tokio::test]
+async fn claims_and_matches_tell_the_right_people() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let other_admin = app.logged_in("desk", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let alice = app.logged_in("alice", false).await;
+    let bob = app.logged_in("bob", false).await;
+
+    // Alice lost a scarf; when a found scarf nearby is approved, she is told.
+    let lost = alice.create_item(near("lost", "Red scarf")).await;
+    admin.patch(&item_path(&lost), json!({ "status": "approved" })).await;
+    let found = finder.create_item(near("found", "Scarf, red")).await;
+    admin.patch(&item_path(&found), json!({ "status": "approved" })).await;
+    let told = notifications(&alice).await;
+    assert_eq!(told[0]["type"], "match");
+    assert_eq!(told[0]["itemId"], found["id"]);
+    assert_eq!(
+        told[0]["text"],
+        "“Scarf, red” was reported and may match one of your reports."
+    );
+
+    // A claim tells every administrator; deciding tells the claimants.
+    let item = found["id"].as_i64().unwrap();
+    let (_, alices) = alice
+        .post(&format!("/api/items/{item}/claims"), json!({ "message": "Mine" }))
+        .await;
+    bob.post(&format!("/api/items/{item}/claims"), json!({ "message": "Mine too" }))
+        .await;
+    for staff in [&admin, &other_admin] {
+        let told = notifications(staff).await;
+        assert_eq!(told.len(), 2, "{told:?}");
+        assert!(
+            told.iter()
+                .all(|n| n["type"] == "claimReceived" && n["text"] == "Someone claims “Scarf, red”.")
+        );
+    }
+    admin
+        .patch(
+            &format!("/api/claims/{}", alices["id"]),
+            json!({ "status": "accepted" }),
+        )
+        .await;
+    assert_eq!(
+        notifications(&alice).await[0]["text"],
+        "Your claim on “Scarf, red” is accepted: the item is yours to collect."
+    );
+    assert_eq!(
+        notifications(&bob).await[0]["text"],
+        "Your claim on “Scarf, red” was not accepted."
+    );
+    // Nothing in any of them carries a claim's message.
+    for client in [&admin, &alice, &bob, &finder] {
+        let (_, _, body) = client.send_raw(client.request(Method::GET, "/api/notifications")).await;
+        assert!(!body.contains("Mine"), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn notify_reaches_every_socket_of_that_user_and_no_other() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    app.add_user("bob", false).await;
+    let alice_cookie = session_cookie(&app, "alice").await;
+    let bob_cookie = session_cookie(&app, "bob").await;
+    let alice_ws = Sio::connect_with(&app, Transport::Websocket, &[("Cookie", &alice_cookie)]).await;
+    let alice_polling = Sio::connect_with(&app, Transport::Polling, &[("Cookie", &alice_cookie)]).await;
+    let bob_ws = Sio::connect_with(&app, Transport::Websocket, &[("Cookie", &bob_cookie)]).await;
+    let anonymous = Sio::connect(&app, Transport::Websocket).await;
+
+    let item = alice.create_item(near("lost", "Green gloves")).await;
+    admin.patch(&item_path(&item), json!({ "status": "rejected" })).await;
+    let stored = notifications(&alice).await.remove(0);
+    assert_eq!(alice_ws.next("notify").await, stored);
+    assert_eq!(alice_polling.next("notify").await, stored);
+    // A message through the chat reaches everyone: by then a `notify` would have too.
+    alice_ws
+        .call("chat:send", json!({ "nick": "A", "text": "barrier" }))
+        .await;
+    for other in [&bob_ws, &anonymous] {
+        other.next("chat:new").await;
+        assert_eq!(other.take_all("notify").await, Vec::<Value>::new());
+    }
+}
