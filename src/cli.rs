@@ -1,13 +1,14 @@
-//! `lostfound user add|passwd|list|unlock|remove`: account management from the command line.
+//! `lostfound user add|passwd|set-email|list|unlock|remove`: account management from the command line.
 //! Every command says which database it used.
 
 use std::io::{BufRead, IsTerminal};
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::UserCommand,
+    domain::Email,
     store::Store,
 };
 
@@ -18,10 +19,20 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             id,
             name,
             admin,
+            email,
             password_stdin,
         } => {
+            // Checked before anything is written.
+            let email = email
+                .as_deref()
+                .map(Email::parse)
+                .transpose()
+                .map_err(|err| anyhow!(err.message))?;
             let password = read_password(password_stdin, true)?;
             let user = add_user(store, &Passwords::new().await?, &id, &name, admin, &password).await?;
+            if let Some(email) = &email {
+                store.set_email(&user.id, Some(email.as_str())).await?;
+            }
             let role = if user.is_admin { "administrator" } else { "user" };
             println!("added {role} '{}' ({}) to {database}", user.id, user.name);
         }
@@ -32,6 +43,13 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             let password = read_password(password_stdin, true)?;
             set_password(store, &Passwords::new().await?, &id, &password).await?;
             println!("password changed for '{id}' in {database}; their sessions have ended");
+        }
+        UserCommand::SetEmail { id, email } => {
+            let email = Email::parse(&email).map_err(|err| anyhow!(err.message))?;
+            if !store.set_email(&id, Some(email.as_str())).await? {
+                bail!("no user '{id}' in {database}");
+            }
+            println!("'{id}' in {database} gets notifications at {}", email.as_str());
         }
         UserCommand::List => {
             let users = store.list_users().await?;

@@ -200,10 +200,15 @@ pub enum UserCommand {
         name: String,
         #[arg(long)]
         admin: bool,
+        /// Where notifications are sent by email.
+        #[arg(long)]
+        email: Option<String>,
         /// Read the password from standard input instead of prompting.
         #[arg(long)]
         password_stdin: bool,
     },
+    /// Set the address notifications are sent to by email.
+    SetEmail { id: String, email: String },
     /// Set a new password.
     Passwd {
         id: String,

@@ -22,7 +22,7 @@ pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near};
 pub use message::{ChatInput, Message, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{Notice, NoticeKind, Notification};
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
-pub use user::{Credentials, DisplayName, Password, User, UserId};
+pub use user::{Credentials, DisplayName, Email, Password, User, UserId};
 
 /// A rejected input: the message clients see and the field it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -99,6 +99,34 @@ impl DisplayName {
     }
 }
 
+/// An email address as people type them: `local@domain.tld`, trimmed, at most 254
+/// characters, no spaces or control characters. (Whether it receives mail only sending shows.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let email = raw.trim();
+        let well_formed = email.len() <= 254
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+            && email.split_once('@').is_some_and(|(local, domain)| {
+                !local.is_empty()
+                    && !domain.contains('@')
+                    && domain.split('.').count() >= 2
+                    && domain.split('.').all(|label| !label.is_empty())
+            });
+        if well_formed {
+            Ok(Self(email.to_owned()))
+        } else {
+            Err(ValidationError::new("email", "Invalid email"))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A new password; never printed by `Debug`.
 #[derive(Clone)]
 pub struct Password(String);
@@ -131,6 +159,23 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn emails_are_checked_loosely() {
+        assert_eq!(Email::parse("  ann@uni.example ").unwrap().as_str(), "ann@uni.example");
+        for bad in [
+            "",
+            "ann",
+            "ann@",
+            "@uni.example",
+            "ann@uni",
+            "ann@@uni.example",
+            "a nn@uni.example",
+            "ann@uni..example",
+        ] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn user_ids() {

@@ -1,4 +1,4 @@
-//! `/api/me`, `/api/login`, `/api/logout`.
+//! `/api/me` (and the user's email address), `/api/login`, `/api/logout`.
 
 use axum::{
     Json, Router,
@@ -7,29 +7,53 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{
-    current_user::Viewer,
+    current_user::{SignedIn, Viewer},
     extract::{ClientAddr, JsonObject},
     views::UserJson,
 };
 use crate::{
     auth::ThrottleDecision,
-    domain::{Credentials, UserId},
+    domain::{Credentials, Email, UserId},
     error::{AppError, Result},
     state::AppState,
 };
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/me", get(me))
+        .route("/me", get(me).patch(set_email))
+        .route("/me/email", get(email))
         .route("/login", post(login))
         .route("/logout", post(logout))
 }
 
 async fn me(Viewer(session): Viewer) -> Json<serde_json::Value> {
     Json(json!({ "user": session.as_ref().map(|s| UserJson::from(&s.user)) }))
+}
+
+/// `PATCH /api/me { email }`: the address notifications are sent to; `null` removes it.
+async fn set_email(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    body: JsonObject,
+) -> Result<Json<serde_json::Value>> {
+    let email = match body.fields.get("email") {
+        Some(Value::Null) => None,
+        Some(Value::String(email)) => Some(Email::parse(email)?),
+        _ => return Err(AppError::invalid("Invalid email")),
+    };
+    state
+        .store
+        .set_email(&session.user.id, email.as_ref().map(Email::as_str))
+        .await?;
+    Ok(Json(json!({ "ok": true, "email": email.as_ref().map(Email::as_str) })))
+}
+
+/// `GET /api/me/email`: the logged-in user's address, or `null`.
+async fn email(State(state): State<AppState>, SignedIn(session): SignedIn) -> Result<Json<serde_json::Value>> {
+    Ok(Json(json!({ "email": state.store.email(&session.user.id).await? })))
 }
 
 async fn login(

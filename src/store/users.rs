@@ -51,6 +51,26 @@ impl Store {
         Ok(self.user_with_password_hash(id).await?.map(|(user, _)| user))
     }
 
+    /// Sets (or, with `None`, removes) a user's email address; false if no such user.
+    pub async fn set_email(&self, id: &str, email: Option<&str>) -> Result<bool, StoreError> {
+        with_pool!(self, write, pool => {
+            sqlx::query("UPDATE users SET email = $2 WHERE id = $1")
+                .bind(id)
+                .bind(email)
+                .execute(&mut *pool)
+                .await
+                .map(|r| r.rows_affected() > 0)
+        })
+    }
+
+    /// A user's email address, if they gave one.
+    pub async fn email(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let email: Option<Option<String>> = with_pool!(self, read, pool => {
+            sqlx::query_scalar("SELECT email FROM users WHERE id = $1").bind(id).fetch_optional(pool).await
+        })?;
+        Ok(email.flatten())
+    }
+
     /// The user and the stored Argon2id hash, for verifying a login.
     pub async fn user_with_password_hash(&self, id: &str) -> Result<Option<(User, String)>, StoreError> {
         let row: Option<CredentialRow> = with_pool!(self, read, pool => {

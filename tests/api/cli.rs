@@ -239,3 +239,48 @@ async fn unlock_forgets_the_failed_logins_against_an_account() {
     let stderr = fails(&app.db, &["unlock", "ghost"], None).await;
     assert!(stderr.contains("no user 'ghost'"), "{stderr}");
 }
+
+#[tokio::test]
+async fn email_addresses_are_set_on_the_command_line() {
+    let db = TestDb::new().await;
+    succeeds(
+        &db,
+        &["add", "ann", "--name", "Ann", "--email", " ann@uni.example "],
+        Some("ann-password-1"),
+    )
+    .await;
+    assert_eq!(
+        db.sql("SELECT email FROM users WHERE id = 'ann'").await,
+        ["ann@uni.example"]
+    );
+    let said = succeeds(&db, &["set-email", "ann", "ann.b@uni.example"], None).await;
+    assert!(said.contains("ann.b@uni.example"), "{said}");
+    assert_eq!(
+        db.sql("SELECT email FROM users WHERE id = 'ann'").await,
+        ["ann.b@uni.example"]
+    );
+
+    assert!(
+        fails(&db, &["set-email", "ann", "not-an-address"], None)
+            .await
+            .contains("Invalid email")
+    );
+    assert!(
+        fails(&db, &["set-email", "nobody", "x@uni.example"], None)
+            .await
+            .contains("no user 'nobody'")
+    );
+    // A bad address adds no account.
+    let said = fails(
+        &db,
+        &["add", "bo", "--name", "Bo", "--email", "bo@"],
+        Some("bo-password-12"),
+    )
+    .await;
+    assert!(said.contains("Invalid email"), "{said}");
+    assert_eq!(listed(&db, "bo").await, None);
+    assert_eq!(
+        db.sql("SELECT email FROM users WHERE id = 'ann'").await,
+        ["ann.b@uni.example"]
+    );
+}

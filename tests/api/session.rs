@@ -219,3 +219,57 @@ fn cookie_attributes(set_cookie: &str) -> Vec<String> {
         .map(|a| a.trim().to_ascii_lowercase().replace(' ', ""))
         .collect()
 }
+
+#[tokio::test]
+async fn a_user_sets_and_removes_their_email_address() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    assert_eq!(
+        alice.get("/api/me/email").await,
+        (StatusCode::OK, json!({ "email": null }))
+    );
+    assert_eq!(
+        alice.patch("/api/me", json!({ "email": " alice@uni.example " })).await,
+        (StatusCode::OK, json!({ "ok": true, "email": "alice@uni.example" }))
+    );
+    assert_eq!(
+        alice.get("/api/me/email").await.1,
+        json!({ "email": "alice@uni.example" })
+    );
+    // The contract's user object is unchanged.
+    assert_eq!(
+        alice.get("/api/me").await.1,
+        json!({ "user": { "id": "alice", "name": "Name of alice", "isAdmin": false } })
+    );
+    for bad in [
+        json!({}),
+        json!({ "email": 3 }),
+        json!({ "email": "alice" }),
+        json!({ "email": "a@b" }),
+    ] {
+        assert_error(
+            &alice.patch("/api/me", bad).await,
+            StatusCode::BAD_REQUEST,
+            "Invalid email",
+        );
+    }
+    assert_eq!(
+        alice.get("/api/me/email").await.1,
+        json!({ "email": "alice@uni.example" })
+    );
+    assert_eq!(
+        alice.patch("/api/me", json!({ "email": null })).await,
+        (StatusCode::OK, json!({ "ok": true, "email": null }))
+    );
+    assert_eq!(alice.get("/api/me/email").await.1, json!({ "email": null }));
+    assert_error(
+        &app.client().patch("/api/me", json!({ "email": "x@uni.example" })).await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_error(
+        &app.client().get("/api/me/email").await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+}
