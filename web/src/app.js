@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { forgetNick } from "./nick.js";
 import { reconnect } from "./socket.js";
+import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { ItemDialog } from "./item.js";
 import { Mine } from "./mine.js";
@@ -13,11 +14,13 @@ import { Chat } from "./chat.js";
 
 const state = { user: null, config: null };
 const views = {};
+let bell;
 
 async function main() {
   state.config = await api("GET", "/config.json");
   state.user = (await api("GET", "/api/me")).user;
   const dialog = new ItemDialog(state);
+  bell = new Bell(state);
   views.browse = new Browse(state, dialog);
   views.report = new Report(state);
   views.mine = new Mine(state, dialog);
@@ -82,6 +85,7 @@ function renderSession() {
   document.getElementById("user-name").textContent = user ? `${user.name}${user.isAdmin ? " (staff)" : ""}` : "";
   for (const el of document.querySelectorAll("[data-user]")) el.hidden = !user;
   for (const el of document.querySelectorAll("[data-admin]")) el.hidden = !user?.isAdmin;
+  bell.load();
 }
 
 main().catch((error) => showError(error.message));

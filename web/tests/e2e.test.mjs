@@ -211,6 +211,37 @@ test("an item's view shows what may match it, and the owner claims a found item 
   noPageErrors(page);
 });
 
+test("the bell counts what is new, live, and opening it marks it read", async () => {
+  const admin = await signIn(service.base, "admin", "admin-demo-pass");
+  const bob = await signIn(service.base, "bob", "bob-demo-pass");
+  const page = await open("/#/browse");
+  await login(page, "bob", "bob-demo-pass");
+  const bell = page.locator("#bell");
+  await bell.waitFor();
+  const unread = async () => Number((await page.locator("#bell-count").textContent()) || 0);
+  const before = (await bob("GET", "/api/notifications?limit=200")).filter((n) => !n.read).length;
+  await page.waitForFunction((n) => Number(document.getElementById("bell-count").textContent || 0) === n, Math.min(before, 20));
+
+  const item = await bob("POST", "/api/items?fields=id", { title: "Yellow raincoat", lat: 51.52, lng: -0.13 });
+  await admin("PATCH", `/api/items/${item.id}?fields=id`, { status: "approved" });
+  // Without reloading: the event brings it.
+  await page.waitForFunction((n) => Number(document.getElementById("bell-count").textContent || 0) === n, Math.min(before + 1, 20));
+  assert.match(await bell.getAttribute("aria-label"), /Notifications, \d+ unread/);
+  await bell.click();
+  const panel = page.getByRole("region", { name: "Your notifications" });
+  const newest = panel.locator("li").first();
+  await newest.getByText("Your report “Yellow raincoat” is approved and visible to everyone.").waitFor();
+  assert.equal(await newest.getAttribute("class"), "unread");
+  assert.equal(await bell.getAttribute("aria-expanded"), "true");
+  await screenshot(page, "bell-desktop");
+  assert.equal(await unread(), 0);
+  const [stored] = await bob("GET", "/api/notifications?limit=1");
+  assert.equal(stored.read, true);
+  await newest.getByRole("link").click();
+  await page.getByRole("dialog").getByRole("heading", { name: "Yellow raincoat" }).waitFor();
+  noPageErrors(page);
+});
+
 test("near me asks the service for the items around the device, and says so when location is refused", async () => {
   const here = { latitude: 51.524, longitude: -0.1365 };
   const page = await open("/");

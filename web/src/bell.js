@@ -1,0 +1,76 @@
+// The bell in the header: the user's latest notifications and how many are unread, kept up
+// to date by the `notify` event; opening the list marks them read.
+import { api } from "./api.js";
+import { showError } from "./announce.js";
+import { h, formatTime } from "./dom.js";
+import { socket } from "./socket.js";
+
+const SHOWN = 20;
+
+export class Bell {
+  constructor(state) {
+    this.state = state;
+    this.notifications = [];
+    this.button = document.getElementById("bell");
+    this.count = document.getElementById("bell-count");
+    this.panel = document.getElementById("bell-panel");
+    this.list = document.getElementById("bell-list");
+    this.button.addEventListener("click", () => this.toggle());
+    socket.on("notify", (notification) => {
+      this.notifications = [notification, ...this.notifications.filter((n) => n.id !== notification.id)].slice(0, SHOWN);
+      this.render();
+    });
+  }
+
+  /** Reads the user's latest notifications (none when logged out) and closes the list. */
+  async load() {
+    this.close();
+    this.notifications = [];
+    if (this.state.user) {
+      try {
+        this.notifications = await api("GET", `/api/notifications?limit=${SHOWN}`);
+      } catch (error) {
+        showError(error.message);
+      }
+    }
+    this.render();
+  }
+
+  render() {
+    const unread = this.notifications.filter((n) => !n.read).length;
+    this.count.textContent = unread ? String(unread) : "";
+    this.button.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
+    const items = this.notifications.map((n) =>
+      h("li", { class: n.read ? "read" : "unread" },
+        n.itemId ? h("a", { href: `#/browse/${n.itemId}` }, n.text) : n.text,
+        h("time", { datetime: n.created_at }, formatTime(n.created_at))));
+    this.list.replaceChildren(...(items.length ? items : [h("li", {}, "Nothing yet.")]));
+  }
+
+  async toggle() {
+    if (!this.panel.hidden) {
+      this.close();
+      return;
+    }
+    this.panel.hidden = false;
+    this.button.setAttribute("aria-expanded", "true");
+    const ids = this.notifications.filter((n) => !n.read).map((n) => n.id);
+    if (ids.length === 0) return;
+    try {
+      await api("POST", "/api/notifications/read", { ids });
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    // The list keeps showing which were new until it is closed; the count goes at once.
+    this.count.textContent = "";
+    this.button.setAttribute("aria-label", "Notifications");
+    for (const n of this.notifications) n.read = true;
+  }
+
+  close() {
+    this.panel.hidden = true;
+    this.button.setAttribute("aria-expanded", "false");
+    this.render();
+  }
+}
