@@ -3,7 +3,10 @@
 import { h, formatTime } from "./dom.js";
 
 export const KINDS = { lost: "Lost", found: "Found" };
+/** Staff words for a report's state, for the review screen. */
 export const STATES = { pending: "Pending review", approved: "Approved", rejected: "Rejected" };
+/** The same states as everyone else reads them (reporters, visitors). */
+export const PUBLIC_STATES = { pending: "Waiting for review", approved: "Published", rejected: "Not published" };
 
 /** The fields a list card shows (with `thumbUrl`, never the photo itself). */
 export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl"];
@@ -18,7 +21,7 @@ export function thumbnail(item, size, alt = "") {
 
 /** The item's state as a label, coloured by state. */
 export function stateLabel(item) {
-  return h("span", { class: `state ${item.status}` }, STATES[item.status] ?? item.status);
+  return h("span", { class: `state ${item.status}` }, PUBLIC_STATES[item.status] ?? item.status);
 }
 
 /**

@@ -2,7 +2,7 @@
 // kept, and its live thread.
 import { api } from "./api.js";
 import { announceWithin, showError, showNotice } from "./announce.js";
-import { KINDS, STATES } from "./cards.js";
+import { KINDS, PUBLIC_STATES } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
@@ -58,7 +58,7 @@ export class ItemDialog {
       ["Description", item.desc ?? "—"],
       ["Lost or found", KINDS[item.kind] ?? "—"],
       ["Category", item.cat ?? "—"],
-      ["Status", STATES[item.status] ?? item.status],
+      ["Status", PUBLIC_STATES[item.status] ?? item.status],
       ["Kept at", item.storagePlace ?? "not recorded"],
       ["Reported", `${formatTime(item.created_at)} by ${item.createdBy}`],
       ["Where", `${item.lat.toFixed(5)}, ${item.lng.toFixed(5)} (within ${item.radius} m)`],

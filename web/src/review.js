@@ -1,5 +1,6 @@
-// Review, for administrators: the queue by state; approve, reject, record where an item is
-// kept, delete (after a confirmation).
+// Review, for administrators: claims to decide (accepting one hands the item over), and the
+// reports by state: approve or reject (only the move that changes something), record where
+// an item is kept, delete (after a confirmation).
 import { api, itemsUrl } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
@@ -16,15 +17,74 @@ export class Review {
     this.list = document.getElementById("review-list");
     this.pager = new Pager({ list: this.list, count: document.getElementById("review-count"), render: (item) => this.card(item) });
     this.status.addEventListener("change", () => this.refresh());
+    this.claimsStatus = document.getElementById("claims-status");
+    this.claims = document.getElementById("claims-list");
+    this.claimsStatus.addEventListener("change", () => this.refreshClaims());
   }
 
   show() {
     if (!this.state.user?.isAdmin) {
       this.pager.clear();
+      this.claims.replaceChildren();
       this.list.replaceChildren(h("li", { class: "hint" }, "Only staff can review reports. Log in with a staff account."));
       return;
     }
     this.refresh();
+    this.refreshClaims();
+  }
+
+  async refreshClaims() {
+    let claims;
+    try {
+      claims = await api("GET", `/api/claims?status=${this.claimsStatus.value}`);
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    // Each claim names its item by id: one read of the titles for all of them.
+    const titles = new Map();
+    await Promise.all([...new Set(claims.map((c) => c.itemId))].map(async (id) => {
+      try {
+        titles.set(id, (await api("GET", `/api/items/${id}?fields=title`)).title);
+      } catch {
+        titles.set(id, `Item ${id}`);
+      }
+    }));
+    const cards = claims.map((claim) => this.claimCard(claim, titles.get(claim.itemId)));
+    this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, "No claims here.")]));
+  }
+
+  claimCard(claim, title) {
+    const decided = claim.decided_at
+      ? `${claim.status === "accepted" ? "Handed over" : "Rejected"} by ${claim.decidedBy} on ${formatTime(claim.decided_at)}`
+      : `Claimed on ${formatTime(claim.created_at)}`;
+    const decide = (label, status, css) =>
+      h("button", { type: "button", class: css, onclick: () => this.decide(claim, status, title) }, label);
+    return h(
+      "li",
+      { class: "review-card claim-card" },
+      h(
+        "div",
+        {},
+        h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title)),
+        h("p", { class: "meta" }, `${claim.claimant} says it is theirs · ${decided}`),
+        h("blockquote", {}, claim.message),
+        claim.status === "open"
+          ? h("div", { class: "actions" }, decide("Hand over", "accepted"), decide("Reject claim", "rejected", "secondary"))
+          : null,
+      ),
+    );
+  }
+
+  async decide(claim, status, title) {
+    try {
+      await api("PATCH", `/api/claims/${claim.id}`, { status });
+      showNotice(status === "accepted" ? `“${title}” is handed over to ${claim.claimant}.` : `The claim of ${claim.claimant} is rejected.`);
+      this.refreshClaims();
+      this.refresh();
+    } catch (error) {
+      showError(error.message);
+    }
   }
 
   /** The queue from its first page, as it stands now. */
@@ -35,8 +95,8 @@ export class Review {
   card(item) {
     const placeId = `place-${item.id}`;
     const place = h("input", { id: placeId, value: item.storagePlace ?? "", maxlength: 200 });
-    const act = (label, patch) =>
-      h("button", { type: "button", onclick: () => this.update(item, patch(), label) }, label);
+    const act = (label, patch, css) =>
+      h("button", { type: "button", class: css, onclick: () => this.update(item, patch(), label) }, label);
     return h(
       "li",
       { class: "review-card" },
@@ -54,8 +114,8 @@ export class Review {
         h(
           "div",
           { class: "actions" },
-          act("Approve", () => ({ status: "approved" })),
-          act("Reject", () => ({ status: "rejected" })),
+          item.status !== "approved" ? act("Approve", () => ({ status: "approved" })) : null,
+          item.status !== "rejected" ? act("Reject", () => ({ status: "rejected" }), "secondary") : null,
           h("label", { for: placeId }, "Kept at"),
           place,
           act("Save place", () => ({ storagePlace: place.value })),

@@ -116,7 +116,7 @@ test("lists load thumbnails; the item view alone loads the full photo", async ()
   await page.locator(`.leaflet-marker-icon[title="${TITLE}"]`).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("heading", { name: TITLE }).waitFor();
-  for (const expected of ["Front desk, shelf B", "Approved", "Lost", "alice", "within 40 m", "Steel, with a <b>sticker</b> of a fox."]) {
+  for (const expected of ["Front desk, shelf B", "Published", "Lost", "alice", "within 40 m", "Steel, with a <b>sticker</b> of a fox."]) {
     await dialog.locator("#item-fields dd", { hasText: expected }).waitFor();
   }
   await count(dialog.locator("#item-fields b"), 0); // user text is not HTML
@@ -211,6 +211,39 @@ test("an item's view shows what may match it, and the owner claims a found item 
   noPageErrors(page);
 });
 
+test("staff hand an item over by accepting a claim; review offers only the moves that change something", async () => {
+  const admin = await signIn(service.base, "admin", "admin-demo-pass");
+  const alice = await signIn(service.base, "alice", "alice-demo-pass");
+  const bob = await signIn(service.base, "bob", "bob-demo-pass");
+  const found = await bob("POST", "/api/items?fields=id", { title: "Blue thermos", kind: "found", lat: 51.52, lng: -0.13 });
+  await admin("PATCH", `/api/items/${found.id}?fields=id`, { status: "approved" });
+  await alice("POST", `/api/items/${found.id}/claims`, { message: "A dent near the lid, and a <b>sticker</b>" });
+
+  const page = await open("/#/review");
+  await login(page, "admin", "admin-demo-pass");
+  const claims = page.locator("#claims-list");
+  const card = claims.locator(".claim-card", { hasText: "Blue thermos" });
+  await card.getByText("alice says it is theirs").waitFor();
+  await card.locator("blockquote", { hasText: "A dent near the lid, and a <b>sticker</b>" }).waitFor();
+  await count(card.locator("blockquote b"), 0); // user text is not HTML
+  await screenshot(page, "claims-desktop");
+  await card.getByRole("button", { name: "Hand over" }).click();
+  await page.getByText("“Blue thermos” is handed over to alice.").waitFor();
+  await count(claims.locator(".claim-card", { hasText: "Blue thermos" }), 0);
+  await page.getByLabel("Show claims").selectOption("accepted");
+  await claims.locator(".claim-card", { hasText: "Blue thermos" }).getByText("Handed over by admin on").waitFor();
+  const [returned] = await admin("GET", `/api/items?q=thermos&fields=returnedAt&limit=1`);
+  assert.ok(returned.returnedAt, "the item is returned");
+
+  // An approved report offers Reject but not Approve; a pending one both, looking different.
+  await page.locator("#review-status").selectOption("approved");
+  const approved = page.locator("#review-list .review-card", { hasText: "Blue thermos" });
+  await approved.getByRole("button", { name: "Reject" }).waitFor();
+  await count(approved.getByRole("button", { name: "Approve" }), 0);
+  assert.equal(await approved.getByRole("button", { name: "Reject" }).getAttribute("class"), "secondary");
+  noPageErrors(page);
+});
+
 test("the bell counts what is new, live, and opening it marks it read", async () => {
   const admin = await signIn(service.base, "admin", "admin-demo-pass");
   const bob = await signIn(service.base, "bob", "bob-demo-pass");
@@ -294,10 +327,10 @@ test("My reports: a user sees her own reports in every state, and only she does"
   await nav.click();
   const list = page.locator("#mine-list li");
   await count(list, hers.length);
-  await list.filter({ hasText: "Wireless earbuds" }).locator(".state", { hasText: "Pending review" }).waitFor();
-  await list.filter({ hasText: rejected }).locator(".state", { hasText: "Rejected" }).waitFor();
+  await list.filter({ hasText: "Wireless earbuds" }).locator(".state", { hasText: "Waiting for review" }).waitFor();
+  await list.filter({ hasText: rejected }).locator(".state", { hasText: "Not published" }).waitFor();
   const umbrella = list.filter({ hasText: "Blue umbrella" });
-  await umbrella.locator(".state", { hasText: "Approved" }).waitFor();
+  await umbrella.locator(".state", { hasText: "Published" }).waitFor();
   await umbrella.getByText("Kept at Front desk, shelf A").waitFor();
   const asked = listRequests(page).at(-1).searchParams;
   assert.equal(asked.get("createdBy"), "alice");
