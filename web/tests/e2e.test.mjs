@@ -208,6 +208,13 @@ test("an item's view shows what may match it, and the owner claims a found item 
   assert.equal(claim.claimant, "alice");
   assert.equal(claim.message, "My initials, A.S., are cut into the handle");
   assert.equal(claim.status, "open");
+
+  // Her claims are listed with her reports, with what became of them.
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  const mine = page.locator("#my-claims-list li", { hasText: "Green umbrella" });
+  await mine.getByText("waiting for staff").waitFor();
+  await screenshot(page, "my-claims-desktop");
   noPageErrors(page);
 });
 
