@@ -63,6 +63,9 @@ pub struct IdleArgs {
 }
 
 /// Opens a WebSocket Engine.IO session from `source` and connects to the main namespace.
+/// How long an idle client may take to connect before it counts as not connected.
+const CONNECT_DEADLINE: Duration = Duration::from_secs(10);
+
 async fn connect(server: SocketAddr, source: IpAddr) -> anyhow::Result<Ws> {
     let stream = sources::connect(server, source).await?;
     let url = format!("ws://{server}/socket.io/?EIO=4&transport=websocket");
@@ -205,9 +208,11 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
         clients.push(tokio::spawn(async move {
             let ws = {
                 let _permit = opening.acquire().await.expect("never closed");
-                connect(server, source).await
+                // A server that stops accepting (at its open-files limit, say) must not hang
+                // the run: such a client counts as not connected.
+                tokio::time::timeout(CONNECT_DEADLINE, connect(server, source)).await
             };
-            let Ok(mut ws) = ws else {
+            let Ok(Ok(mut ws)) = ws else {
                 return;
             };
             connected.fetch_add(1, Ordering::Relaxed);
