@@ -75,15 +75,20 @@ pub struct ListRequest {
     pub after: Option<Cursor>,
 }
 
+/// A page size, `limit`: 1 to [`MAX_LIMIT`].
+pub fn parse_limit(raw: &str) -> Result<u32, ValidationError> {
+    raw.parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_LIMIT).contains(n))
+        .ok_or_else(|| ValidationError::new("limit", "Invalid limit"))
+}
+
 impl ListRequest {
     /// Checks the query parameters, given by name; an empty value counts as none.
     pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
         let given = |name: &str| param(name).filter(|v| !v.is_empty());
         let invalid = |name: &'static str, message: &'static str| move |_| ValidationError::new(name, message);
-        let limit = given("limit")
-            .map(|v| v.parse::<u32>().ok().filter(|n| (1..=MAX_LIMIT).contains(n)).ok_or(()))
-            .transpose()
-            .map_err(invalid("limit", "Invalid limit"))?;
+        let limit = given("limit").map(parse_limit).transpose()?;
         let within = given("within")
             .map(|v| {
                 v.parse::<f64>()

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 pub use claim::{Claim, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
 pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
-pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near};
+pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, parse_limit};
 pub use message::{ChatInput, Message, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{Notice, NoticeKind, Notification};
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};

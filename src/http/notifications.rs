@@ -14,13 +14,13 @@ use super::{
     extract::{JsonObject, Params},
 };
 use crate::{
+    domain::parse_limit,
     error::{AppError, Result},
     json::NotificationJson,
     state::AppState,
 };
 
 const DEFAULT_LIMIT: u32 = 50;
-const MAX_LIMIT: u32 = 200;
 /// Notifications marked read by one request at most.
 const MAX_IDS: usize = 1_000;
 
@@ -32,14 +32,11 @@ pub fn router() -> Router<AppState> {
 
 async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQuery(raw): RawQuery) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &["limit", "before"])?;
-    let limit = match params.get("limit") {
-        None => DEFAULT_LIMIT,
-        Some(limit) => limit
-            .parse()
-            .ok()
-            .filter(|limit| (1..=MAX_LIMIT).contains(limit))
-            .ok_or_else(|| AppError::invalid("Invalid limit"))?,
-    };
+    let limit = params
+        .get("limit")
+        .map(parse_limit)
+        .transpose()?
+        .unwrap_or(DEFAULT_LIMIT);
     let before = params
         .get("before")
         .map(|before| before.parse::<i64>().ok().filter(|id| *id > 0))

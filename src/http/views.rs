@@ -48,25 +48,8 @@ impl ItemKey {
         Self::CreatedAt,
         Self::CreatedBy,
     ];
-    /// Every key `fields` may name: the contract's and the extension fields.
-    const ALL: [Self; 16] = [
-        Self::Id,
-        Self::Title,
-        Self::Desc,
-        Self::Cat,
-        Self::ImgData,
-        Self::Lat,
-        Self::Lng,
-        Self::Radius,
-        Self::Status,
-        Self::StoragePlace,
-        Self::CreatedAt,
-        Self::CreatedBy,
-        Self::Kind,
-        Self::PhotoUrl,
-        Self::ThumbUrl,
-        Self::ReturnedAt,
-    ];
+    /// The extension fields, which `fields` may name besides the contract's.
+    const EXTENSIONS: [Self; 4] = [Self::Kind, Self::PhotoUrl, Self::ThumbUrl, Self::ReturnedAt];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -103,8 +86,9 @@ impl ItemKeys {
         let invalid = || AppError::invalid("Invalid fields");
         let mut keys = Vec::new();
         for name in fields.split(',').map(str::trim) {
-            let key = ItemKey::ALL
+            let key = ItemKey::CONTRACT
                 .into_iter()
+                .chain(ItemKey::EXTENSIONS)
                 .find(|k| k.name() == name)
                 .ok_or_else(invalid)?;
             if !keys.contains(&key) {

@@ -197,9 +197,9 @@ impl Store {
                     Ok(Ok((claim, notified)))
                 }
                 None => {
-                    let claimant: Option<String> =
+                    let owner: Option<String> =
                         sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
-                    Ok(Err(if claimant.is_some() { ClaimRefusal::NotOpen } else { ClaimRefusal::NoClaim }))
+                    Ok(Err(why_untouched(owner, None)))
                 }
             }
         })?;
@@ -228,14 +228,20 @@ impl Store {
                 None => {
                     let owner: Option<String> =
                         sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
-                    Ok(Err(match owner {
-                        None => ClaimRefusal::NoClaim,
-                        Some(owner) if owner != claimant => ClaimRefusal::NotClaimant,
-                        Some(_) => ClaimRefusal::NotOpen,
-                    }))
+                    Ok(Err(why_untouched(owner, Some(claimant))))
                 }
             }
         })?;
         Ok(outcome.map(Claim::from))
+    }
+}
+
+/// Why an update of an open claim touched nothing, from the claim's owner (`None`: no such
+/// claim): someone else's, when only `claimant` may change it; otherwise not open any more.
+fn why_untouched(owner: Option<String>, claimant: Option<&str>) -> ClaimRefusal {
+    match owner {
+        None => ClaimRefusal::NoClaim,
+        Some(owner) if claimant.is_some_and(|claimant| claimant != owner) => ClaimRefusal::NotClaimant,
+        Some(_) => ClaimRefusal::NotOpen,
     }
 }

@@ -15,6 +15,23 @@ pub(super) struct Derived {
     pub radius: HalfAngle,
 }
 
+/// Binds the derived columns to `$query`, in the order the statements that write them list
+/// them: `cat_key, search_words, place_words, geo_x, geo_y, geo_z, radius_sin, radius_cos`.
+macro_rules! bind_derived {
+    ($query:expr, $derived:expr) => {
+        $query
+            .bind($derived.cat_key.as_deref())
+            .bind(&$derived.search_words)
+            .bind($derived.place_words.as_deref())
+            .bind($derived.centre.x)
+            .bind($derived.centre.y)
+            .bind($derived.centre.z)
+            .bind($derived.radius.sin)
+            .bind($derived.radius.cos)
+    };
+}
+pub(super) use bind_derived;
+
 /// What the derived columns are made from.
 pub(super) struct Source<'a> {
     pub title: &'a str,

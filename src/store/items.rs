@@ -2,7 +2,7 @@
 
 use super::{
     Db, Store, StoreError,
-    derived::{Derived, Source, place_words},
+    derived::{Derived, Source, bind_derived, place_words},
     notifications::{NOTIFY_USER, NotificationRow, notify_user},
     with_pool,
 };
@@ -138,28 +138,23 @@ impl Store {
         let photo_version = photo.map(|p| p.photo.version());
         let row: ItemRow = with_pool!(self, write, pool => {
                         let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            let row: ItemRow = sqlx::query_as(INSERT_ITEM)
-                .bind(item.title())
-                .bind(item.desc())
-                .bind(item.cat())
-                .bind(item.kind().as_str())
-                .bind(photo_version.as_deref())
-                .bind(item.lat())
-                .bind(item.lng())
-                .bind(item.radius())
-                .bind(item.storage_place())
-                .bind(now)
-                .bind(created_by)
-                .bind(version)
-                .bind(derived.cat_key.as_deref())
-                .bind(&derived.search_words)
-                .bind(derived.place_words.as_deref())
-                .bind(derived.centre.x)
-                .bind(derived.centre.y)
-                .bind(derived.centre.z)
-                .bind(derived.radius.sin)
-                .bind(derived.radius.cos)
-                .fetch_one(&mut *pool)
+            let row: ItemRow = bind_derived!(
+                sqlx::query_as(INSERT_ITEM)
+                    .bind(item.title())
+                    .bind(item.desc())
+                    .bind(item.cat())
+                    .bind(item.kind().as_str())
+                    .bind(photo_version.as_deref())
+                    .bind(item.lat())
+                    .bind(item.lng())
+                    .bind(item.radius())
+                    .bind(item.storage_place())
+                    .bind(now)
+                    .bind(created_by)
+                    .bind(version),
+                derived
+            )
+            .fetch_one(&mut *pool)
                 .await?;
             if let Some(photo) = photo {
                 sqlx::query(INSERT_PHOTO)

@@ -3,7 +3,7 @@
 
 use super::{
     Store, StoreError,
-    derived::{Derived, Source},
+    derived::{Derived, Source, bind_derived},
     with_pool,
 };
 use crate::{
@@ -72,16 +72,7 @@ impl Store {
                         sqlx::query(BUMP_VERSION).execute(&mut *pool).await?;
             for Converted { row, derived, photo } in &batch {
                 let moved = photo.is_some();
-                let updated = sqlx::query(DERIVE)
-                    .bind(row.id)
-                    .bind(derived.cat_key.as_deref())
-                    .bind(&derived.search_words)
-                    .bind(derived.place_words.as_deref())
-                    .bind(derived.centre.x)
-                    .bind(derived.centre.y)
-                    .bind(derived.centre.z)
-                    .bind(derived.radius.sin)
-                    .bind(derived.radius.cos)
+                let updated = bind_derived!(sqlx::query(DERIVE).bind(row.id), derived)
                     .bind(photo.as_ref().map(|(photo, _)| photo.version()))
                     .bind(moved)
                     .bind(now)
