@@ -64,3 +64,13 @@ export async function fetchPage(url) {
   }
   return { items, next: next ? next[1] : null, total: Number.isNaN(total) ? items.length : total };
 }
+
+/** An item's title by id, for lists that name items by id (claims); `Item ID` when it cannot
+ *  be read (deleted since). */
+export async function itemTitle(id) {
+  try {
+    return (await api("GET", `/api/items/${id}?fields=title`)).title;
+  } catch {
+    return `Item ${id}`;
+  }
+}

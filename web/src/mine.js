@@ -1,7 +1,7 @@
 // My reports, for a logged-in user: the claims they made and what became of them, then
 // everything they reported, in every state, a page at a time, each with its state and where
 // it is kept (opening one shows what may match it).
-import { api, itemsUrl } from "./api.js";
+import { api, itemTitle, itemsUrl } from "./api.js";
 import { showError } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { h, formatTime } from "./dom.js";
@@ -54,7 +54,7 @@ export class Mine {
       return;
     }
     const entries = await Promise.all(claims.map(async (claim) => {
-      const { title } = await api("GET", `/api/items/${claim.itemId}?fields=title`).catch(() => ({ title: `Item ${claim.itemId}` }));
+      const title = await itemTitle(claim.itemId);
       return h("li", {},
         h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title),
         ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`);

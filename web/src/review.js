@@ -1,7 +1,7 @@
 // Review, for administrators: claims to decide (accepting one hands the item over), and the
 // reports by state: approve or reject (only the move that changes something), record where
 // an item is kept, delete (after a confirmation).
-import { api, itemsUrl } from "./api.js";
+import { api, itemTitle, itemsUrl } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { h, formatTime } from "./dom.js";
@@ -41,15 +41,9 @@ export class Review {
       showError(error.message);
       return;
     }
-    // Each claim names its item by id: one read of the titles for all of them.
-    const titles = new Map();
-    await Promise.all([...new Set(claims.map((c) => c.itemId))].map(async (id) => {
-      try {
-        titles.set(id, (await api("GET", `/api/items/${id}?fields=title`)).title);
-      } catch {
-        titles.set(id, `Item ${id}`);
-      }
-    }));
+    // Each claim names its item by id: one read of each title.
+    const ids = [...new Set(claims.map((c) => c.itemId))];
+    const titles = new Map(await Promise.all(ids.map(async (id) => [id, await itemTitle(id)])));
     const cards = claims.map((claim) => this.claimCard(claim, titles.get(claim.itemId)));
     this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, "No claims here.")]));
   }
