@@ -15,7 +15,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP and real-time server.
-    Serve(Config),
+    Serve(Box<Config>),
     /// Manage user accounts.
     User(UserArgs),
 }
@@ -71,6 +71,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub limits: LimitsConfig,
+
+    #[command(flatten)]
+    pub mail: MailConfig,
 
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
@@ -175,6 +178,42 @@ pub struct LimitsConfig {
     pub history_bytes: usize,
 }
 
+/// Where notifications are emailed through; no email without an SMTP server.
+#[derive(Debug, Clone, Args)]
+pub struct MailConfig {
+    /// The SMTP server notifications are emailed through: `smtp://[USER:PASSWORD@]HOST[:PORT]`
+    /// (add `?tls=required` for STARTTLS) or `smtps://…` (TLS from the start). Unset: no email.
+    #[arg(long, env = "LOSTFOUND_SMTP_URL", requires = "mail_from", value_parser = SmtpUrl::parse)]
+    pub smtp_url: Option<SmtpUrl>,
+
+    /// The sender of notification emails, e.g. `Lost and found <lost@example.edu>`.
+    #[arg(long, env = "LOSTFOUND_MAIL_FROM")]
+    pub mail_from: Option<String>,
+}
+
+/// An SMTP URL, which may hold a password: shown without its user and password.
+#[derive(Clone)]
+pub struct SmtpUrl(pub String);
+
+impl SmtpUrl {
+    fn parse(value: &str) -> Result<Self, String> {
+        let lower = value.to_ascii_lowercase();
+        if lower.starts_with("smtp://") || lower.starts_with("smtps://") {
+            Ok(Self(value.to_owned()))
+        } else {
+            Err("expected smtp://HOST[:PORT] or smtps://HOST[:PORT], with USER:PASSWORD@ if needed".into())
+        }
+    }
+}
+
+impl std::fmt::Debug for SmtpUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (scheme, rest) = self.0.split_once("://").unwrap_or(("", &self.0));
+        let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+        write!(f, "{scheme}://{host}")
+    }
+}
+
 impl LimitsConfig {
     /// Seconds as a duration; 0 is no limit.
     pub fn seconds(value: u64) -> Option<std::time::Duration> {
@@ -273,6 +312,13 @@ mod tests {
         ] {
             assert!(parse_public_url(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn smtp_urls_are_shown_without_their_password() {
+        let url = SmtpUrl::parse("smtps://mailer:s3cret@mail.example.edu:465").unwrap();
+        assert_eq!(format!("{url:?}"), "smtps://mail.example.edu:465");
+        assert!(SmtpUrl::parse("mail.example.edu:25").is_err());
     }
 
     #[test]

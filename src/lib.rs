@@ -14,6 +14,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod json;
+pub mod mail;
 pub mod net;
 pub mod origins;
 pub mod realtime;
@@ -44,13 +45,19 @@ pub struct App {
     state: AppState,
     router: Router,
     realtime: realtime::Server,
+    /// Set when notifications are emailed.
+    mailer: Option<mail::Mailer>,
 }
 
 impl App {
     /// Opens (and migrates) the database, connects to Redis when configured, and binds the
     /// listening socket.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
-        let store = Store::connect(&config.database.url, Create::IfMissing).await?;
+        let mailer = mail::Mailer::from_config(&config.mail, config.public_url.as_deref())?;
+        let mut store = Store::connect(&config.database.url, Create::IfMissing).await?;
+        if mailer.is_some() {
+            store = store.with_mail_outbox();
+        }
         let converted = store
             .convert_legacy_rows()
             .await
@@ -76,6 +83,7 @@ impl App {
             state,
             router,
             realtime,
+            mailer,
         })
     }
 
@@ -90,6 +98,10 @@ impl App {
     /// Serves until `shutdown` resolves, waits for in-flight requests, then closes the database.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let maintenance = tokio::spawn(purge_expired_periodically(self.state.clone()));
+        let stop_mail = tokio_util::sync::CancellationToken::new();
+        let mail = self
+            .mailer
+            .map(|mailer| tokio::spawn(mail::send_queued(self.state.store.clone(), mailer, stop_mail.clone())));
         let realtime = self.realtime;
         // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
         let shutdown = async move {
@@ -105,6 +117,11 @@ impl App {
         )
         .await;
         maintenance.abort();
+        // A message being sent is finished (and recorded as sent) before the database closes.
+        stop_mail.cancel();
+        if let Some(mail) = mail {
+            let _ = mail.await;
+        }
         self.state.store.close().await;
         served.context("server error")
     }

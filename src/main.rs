@@ -30,7 +30,7 @@ async fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let result = match cli.command {
-        Command::Serve(config) => serve(config).await,
+        Command::Serve(config) => serve(*config).await,
         Command::User(args) => {
             // Only `add` may create the database: the others, run from the wrong directory,
             // would otherwise leave an empty one behind and report that nothing is there.

@@ -111,7 +111,7 @@ impl Store {
                             .bind(now)
                             .fetch_one(&mut *pool)
                             .await?;
-                        let notified = notify_admins!(pool, Notice::claim_received(item, &title), now)?;
+                        let notified = notify_admins!(self, pool, Notice::claim_received(item, &title), now)?;
                         Ok(Ok((claim, notified)))
                     }
                 }
@@ -179,7 +179,7 @@ impl Store {
                 Some(claim) => {
                     let item = ItemId::new(claim.item_id).expect("item ids in the database are positive");
                     let title: String = sqlx::query_scalar(TITLE).bind(claim.item_id).fetch_one(&mut *pool).await?;
-                    let mut notified = vec![notify_user!(pool, &claim.claimant, Notice::claim_decided(item, &title, accept), now)?];
+                    let mut notified = vec![notify_user!(self, pool, &claim.claimant, Notice::claim_decided(item, &title, accept), now)?];
                     if accept {
                         let rejected: Vec<String> = sqlx::query_scalar(REJECT_OTHERS)
                             .bind(claim.item_id)
@@ -189,7 +189,7 @@ impl Store {
                             .fetch_all(&mut *pool)
                             .await?;
                         for claimant in &rejected {
-                            notified.push(notify_user!(pool, claimant, Notice::claim_decided(item, &title, false), now)?);
+                            notified.push(notify_user!(self, pool, claimant, Notice::claim_decided(item, &title, false), now)?);
                         }
                         let change = serde_json::json!({ "handedOver": { "claim": id, "to": claim.claimant } }).to_string();
                         record_change!(pool, item, actor, now, &change)?;

@@ -254,7 +254,7 @@ impl Store {
             // Staff changing a report of their own need not be told.
             if row.created_by != actor {
                 for notice in &notices {
-                    notified.push(notify_user!(pool, &row.created_by, notice, now)?);
+                    notified.push(notify_user!(self, pool, &row.created_by, notice, now)?);
                 }
             }
             let approved = status_changed && row.status == ItemStatus::Approved;

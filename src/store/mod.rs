@@ -12,6 +12,7 @@ mod legacy;
 mod listing;
 mod messages;
 mod notifications;
+mod outbox;
 mod sessions;
 mod throttle;
 mod users;
@@ -35,6 +36,7 @@ use crate::domain::Notification;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
+pub use outbox::OutgoingMail;
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -48,6 +50,9 @@ pub struct Store {
     probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
     /// Notifications this process wrote, once committed, for live delivery.
     notified: tokio::sync::broadcast::Sender<Notification>,
+    /// Whether notifications are also queued to be emailed (only while email is configured,
+    /// or the queue would fill up with mail nobody sends).
+    mail_outbox: bool,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -153,6 +158,7 @@ impl Store {
             name: name.into(),
             probed: Arc::default(),
             notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
+            mail_outbox: false,
         })
     }
 

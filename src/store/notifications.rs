@@ -27,38 +27,56 @@ const LIST: &str = concat!(
     " FROM notifications WHERE user_id = $1 AND ($2 IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
 );
 
-/// Writes `$notice` for user `$user` on `$conn`, in the transaction of what caused it.
+/// Writes `$notice` for user `$user` on `$conn`, in the transaction of what caused it, and
+/// queues it to be emailed when `$store` does that.
 macro_rules! notify_user {
-    ($conn:expr, $user:expr, $notice:expr, $now:expr) => {
-        sqlx::query_as::<_, NotificationRow>(NOTIFY_USER)
-            .bind($user)
-            .bind($notice.kind.as_str())
-            .bind($notice.item_id.get())
-            .bind(&$notice.text)
-            .bind($now)
-            .fetch_one(&mut *$conn)
-            .await
+    ($store:expr, $conn:expr, $user:expr, $notice:expr, $now:expr) => {
+        async {
+            let row = sqlx::query_as::<_, NotificationRow>(NOTIFY_USER)
+                .bind($user)
+                .bind($notice.kind.as_str())
+                .bind($notice.item_id.get())
+                .bind(&$notice.text)
+                .bind($now)
+                .fetch_one(&mut *$conn)
+                .await?;
+            if $store.mail_outbox {
+                super::outbox::queue_mail!($conn, row.id, $now)?;
+            }
+            Ok::<_, sqlx::Error>(row)
+        }
+        .await
     };
 }
 pub(super) use notify_user;
 
-/// Writes `$notice` for every administrator on `$conn`.
+/// Writes `$notice` for every administrator on `$conn`, queued to be emailed like
+/// [`notify_user!`].
 macro_rules! notify_admins {
-    ($conn:expr, $notice:expr, $now:expr) => {
-        sqlx::query_as::<_, NotificationRow>(NOTIFY_ADMINS)
-            .bind($notice.kind.as_str())
-            .bind($notice.item_id.get())
-            .bind(&$notice.text)
-            .bind($now)
-            .fetch_all(&mut *$conn)
-            .await
+    ($store:expr, $conn:expr, $notice:expr, $now:expr) => {
+        async {
+            let rows = sqlx::query_as::<_, NotificationRow>(NOTIFY_ADMINS)
+                .bind($notice.kind.as_str())
+                .bind($notice.item_id.get())
+                .bind(&$notice.text)
+                .bind($now)
+                .fetch_all(&mut *$conn)
+                .await?;
+            if $store.mail_outbox {
+                for row in &rows {
+                    super::outbox::queue_mail!($conn, row.id, $now)?;
+                }
+            }
+            Ok::<_, sqlx::Error>(rows)
+        }
+        .await
     };
 }
 pub(super) use notify_admins;
 
 #[derive(sqlx::FromRow)]
 pub(super) struct NotificationRow {
-    id: i64,
+    pub(super) id: i64,
     user_id: String,
     #[sqlx(rename = "type")]
     kind: String,
@@ -141,7 +159,7 @@ impl Store {
         let rows = with_pool!(self, write, pool => {
             let mut rows = Vec::with_capacity(reporters.len());
             for (reporter, notice) in &reporters {
-                rows.push(notify_user!(pool, reporter, notice, now)?);
+                rows.push(notify_user!(self, pool, reporter, notice, now)?);
             }
             Ok(rows)
         })?;

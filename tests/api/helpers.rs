@@ -178,9 +178,14 @@ impl TestApp {
     }
 
     /// Stops this server and starts a new one on the same database.
-    pub async fn restart(mut self) -> Self {
-        self.stop().await;
+    pub async fn restart(self) -> Self {
         let mode = self.mode;
+        self.restart_with(|config| config.mode = mode).await
+    }
+
+    /// Stops this server and starts a new one on the same database, configured by `configure`.
+    pub async fn restart_with(mut self, configure: impl FnOnce(&mut Config)) -> Self {
+        self.stop().await;
         let db = std::mem::replace(
             &mut self.db,
             TestDb {
@@ -189,12 +194,17 @@ impl TestApp {
                 _dir: None,
             },
         );
-        Self::start(db, mode).await
+        Self::start_with(db, configure).await
     }
 
     /// Another server (a second node) on the same database, in the same mode.
     pub async fn another_node(&self) -> Self {
         Self::start(self.db.shared(), self.mode).await
+    }
+
+    /// Another server on the same database, configured by `configure`.
+    pub async fn another_node_with(&self, configure: impl FnOnce(&mut Config)) -> Self {
+        Self::start_with(self.db.shared(), configure).await
     }
 
     pub fn url(&self, path: &str) -> String {

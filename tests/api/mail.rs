@@ -1,0 +1,194 @@
+//! Notifications by email, through an SMTP server the test runs: who gets one and what it
+//! says, an outage with a restart in the middle, and two nodes sharing the outbox — every
+//! message delivered exactly once.
+
+use std::{
+    collections::BTreeMap,
+    time::{Duration, Instant},
+};
+
+use lostfound::config::{Config, SmtpUrl};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::*,
+    smtp_sink::{Mode, SmtpSink, body, header},
+};
+
+const PUBLIC_URL: &str = "https://lost.example.edu";
+
+/// Email through `sink`, from the office's address, with links to `PUBLIC_URL`.
+fn mailing_to(sink: &SmtpSink) -> impl FnOnce(&mut Config) + use<> {
+    let url = sink.url();
+    move |config| {
+        config.mail.smtp_url = Some(SmtpUrl(url));
+        config.mail.mail_from = Some("Lost and found <lost@example.edu>".into());
+        config.public_url = Some(PUBLIC_URL.into());
+    }
+}
+
+/// A new account with `email` (if any), and a lost report of theirs.
+async fn reporter(app: &TestApp, id: &str, email: Option<&str>) -> (TestClient, Value) {
+    let client = app.logged_in(id, false).await;
+    if let Some(email) = email {
+        let (status, answer) = client.patch("/api/me", json!({ "email": email })).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let item = client.create_item(item_body(&format!("Umbrella of {id}"))).await;
+    (client, item)
+}
+
+async fn approve(admin: &TestClient, item: &Value) {
+    let (status, answer) = admin.patch(&item_path(item), json!({ "status": "approved" })).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
+/// How many times each recipient and each `Message-ID` occur in `messages`.
+fn tally(messages: &[String]) -> (BTreeMap<String, usize>, BTreeMap<String, usize>) {
+    let (mut to, mut ids) = (BTreeMap::new(), BTreeMap::new());
+    for message in messages {
+        *to.entry(header(message, "To").unwrap()).or_default() += 1;
+        *ids.entry(header(message, "Message-ID").unwrap()).or_default() += 1;
+    }
+    (to, ids)
+}
+
+async fn wait_for_empty_outbox(app: &TestApp) {
+    let start = Instant::now();
+    while app.db.count("mail_outbox").await > 0 {
+        assert!(start.elapsed() < Duration::from_secs(10), "the outbox stays full");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn users_with_an_address_are_emailed_their_notifications() {
+    let sink = SmtpSink::start(Mode::Up).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let admin = app.logged_in("office", true).await;
+    let (alice, lost) = reporter(&app, "alice", Some("alice@example.edu")).await;
+    let (_bob, other) = reporter(&app, "bob", None).await;
+    approve(&admin, &lost).await;
+    approve(&admin, &other).await;
+
+    sink.wait_until(Duration::from_secs(10), |sink| !sink.messages().is_empty())
+        .await;
+    wait_for_empty_outbox(&app).await;
+    let messages = sink.messages();
+    assert_eq!(messages.len(), 1, "bob has no address: {messages:?}");
+    let mail = &messages[0];
+    assert_eq!(header(mail, "To").unwrap(), "\"Name of alice\" <alice@example.edu>");
+    assert_eq!(header(mail, "From").unwrap(), "\"Lost and found\" <lost@example.edu>");
+    let notification = alice.get("/api/notifications").await.1[0].clone();
+    let message_id = header(mail, "Message-ID").unwrap();
+    assert!(
+        message_id.starts_with(&format!("<notification.{}.", notification["id"]))
+            && message_id.ends_with("@example.edu>"),
+        "{message_id}"
+    );
+    assert!(header(mail, "Subject").is_some());
+    assert!(header(mail, "Date").is_some());
+    let text = body(mail);
+    assert!(
+        text.contains(&format!("{PUBLIC_URL}/#/browse/{}", lost["id"])),
+        "{text}"
+    );
+    assert!(text.contains("Umbrella of alice"), "{text}");
+
+    // Without an address, nothing more is queued or sent.
+    assert_eq!(alice.patch("/api/me", json!({ "email": null })).await.0, StatusCode::OK);
+    let (status, _) = admin
+        .patch(&item_path(&lost), json!({ "storagePlace": "Desk 4" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(alice.get("/api/notifications").await.1.as_array().unwrap().len(), 2);
+    assert_eq!(app.db.count("mail_outbox").await, 0);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(sink.messages().len(), 1);
+}
+
+#[tokio::test]
+async fn without_an_smtp_server_nothing_is_queued() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let (alice, lost) = reporter(&app, "alice", Some("alice@example.edu")).await;
+    approve(&admin, &lost).await;
+    assert_eq!(alice.get("/api/notifications").await.1.as_array().unwrap().len(), 1);
+    assert_eq!(app.db.count("mail_outbox").await, 0);
+}
+
+#[tokio::test]
+async fn an_smtp_outage_and_a_restart_lose_and_duplicate_nothing() {
+    const USERS: usize = 8;
+    let sink = SmtpSink::start(Mode::Busy).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let admin = app.logged_in("office", true).await;
+    let start = Instant::now();
+    for n in 0..USERS {
+        let (_, item) = reporter(&app, &format!("user{n}"), Some(&format!("user{n}@example.edu"))).await;
+        approve(&admin, &item).await;
+    }
+
+    // The server refuses each message for now; all stay queued.
+    sink.wait_until(Duration::from_secs(20), |sink| sink.refused() >= USERS)
+        .await;
+    assert_eq!(sink.messages().len(), 0);
+    assert_eq!(app.db.count("mail_outbox").await, USERS);
+
+    // A restart in the middle of the outage, which goes on: the server now hangs up.
+    sink.set_mode(Mode::Down);
+    let refused_before_restart = sink.refused();
+    let app = app.restart_with(mailing_to(&sink)).await;
+    sink.wait_until(Duration::from_secs(20), |sink| sink.refused() > refused_before_restart)
+        .await;
+    assert_eq!(app.db.count("mail_outbox").await, USERS);
+    let outage = start.elapsed();
+
+    sink.set_mode(Mode::Up);
+    let recovered = Instant::now();
+    sink.wait_until(Duration::from_secs(60), |sink| sink.messages().len() >= USERS)
+        .await;
+    let delivered_in = recovered.elapsed();
+    wait_for_empty_outbox(&app).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    let messages = sink.messages();
+    let (to, ids) = tally(&messages);
+    assert_eq!(messages.len(), USERS, "{to:?}");
+    assert_eq!(to.len(), USERS, "one message for each: {to:?}");
+    assert_eq!(ids.len(), USERS, "{ids:?}");
+    eprintln!(
+        "email outage: {USERS} messages, {} refusals over {:.1} s with a restart, all {} delivered {:.1} s after the SMTP server came back, none twice",
+        sink.refused(),
+        outage.as_secs_f64(),
+        messages.len(),
+        delivered_in.as_secs_f64()
+    );
+}
+
+#[tokio::test]
+async fn two_nodes_share_the_outbox_and_send_each_message_once() {
+    const USERS: usize = 12;
+    let sink = SmtpSink::start(Mode::Busy).await;
+    let first = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let second = first.another_node_with(mailing_to(&sink)).await;
+    let admin = first.logged_in("office", true).await;
+    for n in 0..USERS {
+        // Half the reports are approved on each node.
+        let node = if n % 2 == 0 { &first } else { &second };
+        let (_, item) = reporter(node, &format!("user{n}"), Some(&format!("user{n}@example.edu"))).await;
+        approve(&admin.at(node), &item).await;
+    }
+    sink.wait_until(Duration::from_secs(20), |sink| sink.refused() >= USERS)
+        .await;
+
+    sink.set_mode(Mode::Up);
+    sink.wait_until(Duration::from_secs(60), |sink| sink.messages().len() >= USERS)
+        .await;
+    wait_for_empty_outbox(&first).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let messages = sink.messages();
+    let (to, ids) = tally(&messages);
+    assert_eq!((messages.len(), to.len(), ids.len()), (USERS, USERS, USERS), "{to:?}");
+}
