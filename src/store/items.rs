@@ -85,7 +85,10 @@ const UPDATE_ITEM: &str = concat!(
     item_columns!()
 );
 const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
-const ITEM_STATE: &str = "SELECT status, storage_place FROM items WHERE id = $1";
+/// The item's state before a change, read with its row locked (on PostgreSQL: a concurrent
+/// change waits, then reads this one's outcome), so two identical changes at once tell the
+/// reporter once.
+const ITEM_STATE: &str = "UPDATE items SET status = status WHERE id = $1 RETURNING status, storage_place";
 pub(super) const RECORD_CHANGE: &str =
     "INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)";
 const SELECT_PHOTO: &str = "SELECT mime, bytes FROM photos WHERE item_id = $1";

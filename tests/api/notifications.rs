@@ -83,6 +83,21 @@ async fn a_reporter_is_told_of_review_and_storage_and_marks_it_read() {
 }
 
 #[tokio::test]
+async fn the_same_change_made_at_once_tells_the_reporter_once() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let path = item_path(&alice.create_item(near("lost", "Green bottle")).await);
+    let answers = futures_util::future::join_all(
+        (0..30).map(|_| admin.patch(&path, json!({ "status": "rejected", "storagePlace": "Desk 2" }))),
+    )
+    .await;
+    assert!(answers.iter().all(|(status, _)| *status == StatusCode::OK), "{answers:?}");
+    let told: Vec<Value> = notifications(&alice).await.into_iter().map(|n| n["type"].clone()).collect();
+    assert_eq!(told, [json!("storagePlace"), json!("itemStatus")]);
+}
+
+#[tokio::test]
 async fn notifications_come_in_pages() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
