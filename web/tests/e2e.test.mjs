@@ -214,7 +214,13 @@ test("an item's view shows what may match it, and the owner claims a found item 
   await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
   const mine = page.locator("#my-claims-list li", { hasText: "Green umbrella" });
   await mine.getByText("waiting for staff").waitFor();
+  // Her lost report's card names the found umbrella, which opens from there.
+  const report = page.locator("#mine-list li", { hasText: "Green umbrella, wooden handle" });
+  const named = report.locator(".card-matches", { hasText: "May have been found:" });
+  await named.getByText(/\(\d+ m\)/).waitFor();
   await screenshot(page, "my-claims-desktop");
+  await named.getByRole("button", { name: "Green umbrella", exact: true }).click();
+  await dialog.getByRole("heading", { name: "Green umbrella", exact: true }).waitFor();
   noPageErrors(page);
 });
 
