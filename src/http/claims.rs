@@ -44,6 +44,16 @@ fn claimant_filter(session: &Session) -> Option<&str> {
     (!session.user.is_admin).then_some(session.user.id.as_str())
 }
 
+/// Claims a found item with a private message.
+#[utoipa::path(post, path = "/api/items/{id}/claims", operation_id = "claimItem", tag = "claims", security(("session" = [])),
+    params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    request_body = super::openapi::ClaimBody,
+    responses(
+        (status = 200, description = "The new claim, `open`", body = super::openapi::ClaimSchema),
+        (status = 400, description = "Item cannot be claimed, Invalid item ID, or a bad message", body = super::openapi::ErrorBody),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "You reported this item (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody),
+        (status = 409, description = "Claim already open", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn open(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
@@ -59,6 +69,13 @@ async fn open(
     Ok(Json(ClaimJson::from(claim)))
 }
 
+/// An administrator: every claim on the item; anyone else: their own.
+#[utoipa::path(get, path = "/api/items/{id}/claims", operation_id = "listItemClaims", tag = "claims", security(("session" = [])),
+    params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    responses(
+        (status = 200, description = "Newest first", body = [super::openapi::ClaimSchema]),
+        (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody),
+    ))]
 async fn of_item(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
@@ -75,6 +92,13 @@ async fn of_item(
     Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
 }
 
+/// An administrator: every claim (the queue); anyone else: their own.
+#[utoipa::path(get, path = "/api/claims", operation_id = "listClaims", tag = "claims", security(("session" = [])),
+    params(("status" = Option<String>, Query, description = "`open`, `accepted`, `rejected` or `withdrawn`")),
+    responses(
+        (status = 200, description = "Newest first, at most 500", body = [super::openapi::ClaimSchema]),
+        (status = 400, description = "Invalid status, Invalid query string", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody),
+    ))]
 async fn list(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
@@ -91,6 +115,15 @@ async fn list(
     Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
 }
 
+/// Accepts (hands the item over) or rejects a claim.
+#[utoipa::path(patch, path = "/api/claims/{cid}", operation_id = "decideClaim", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = super::openapi::DecisionBody,
+    responses(
+        (status = 200, description = "The decided claim", body = super::openapi::ClaimSchema),
+        (status = 400, description = "Invalid status", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (and: Login required, 401)", body = super::openapi::ErrorBody), (status = 404, description = "Claim not found", body = super::openapi::ErrorBody),
+        (status = 409, description = "Claim already decided", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn decide(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -106,6 +139,14 @@ async fn decide(
     Ok(Json(ClaimJson::from(claim)))
 }
 
+/// The claimant withdraws an open claim.
+#[utoipa::path(delete, path = "/api/claims/{cid}", operation_id = "withdrawClaim", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    responses(
+        (status = 200, description = "The claim, `withdrawn`", body = super::openapi::ClaimSchema),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Not your claim (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Claim not found", body = super::openapi::ErrorBody),
+        (status = 409, description = "Claim already decided", body = super::openapi::ErrorBody),
+    ))]
 async fn withdraw(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,

@@ -12,10 +12,17 @@ pub fn router() -> Router<AppState> {
         .route("/readyz", get(readyz))
 }
 
+/// The process answers.
+#[utoipa::path(get, path = "/healthz", operation_id = "healthz", tag = "health", responses((status = 200, description = "Up", body = super::openapi::Health)))]
 async fn healthz() -> Json<Value> {
     Json(json!({ "status": "ok" }))
 }
 
+/// The database takes writes and Redis, when configured, answers.
+#[utoipa::path(get, path = "/readyz", operation_id = "readyz", tag = "health", responses(
+    (status = 200, description = "Ready", body = super::openapi::Health),
+    (status = 503, description = "Not ready: the database or Redis is down", body = super::openapi::Health),
+))]
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let database = state.store.writable().await;
     let redis = match &state.redis {

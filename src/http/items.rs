@@ -66,6 +66,13 @@ fn digest(text: &str) -> String {
         .collect()
 }
 
+/// Items, newest first: whole (streamed) or a page at a time.
+#[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(super::openapi::ListQuery),
+    responses(
+        (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [super::openapi::Item]),
+        (status = 304, description = "Not modified (`If-None-Match`)"),
+        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, fields or query string", body = super::openapi::ErrorBody),
+    ))]
 async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     let request = ListRequest::parse(|name| params.get(name))?;
@@ -315,6 +322,8 @@ fn item_etag(item: &Item, keys: &ItemKeys) -> HeaderValue {
     etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag())))
 }
 
+#[utoipa::path(get, path = "/api/items/{id}", operation_id = "getItem", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
+    responses((status = 200, description = "The item", body = super::openapi::Item), (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -350,6 +359,9 @@ async fn read(
 }
 
 /// Approved items of the other kind that may be the same object, best first.
+/// Approved items of the other kind that may be the same object, best first (at most 20).
+#[utoipa::path(get, path = "/api/items/{id}/matches", operation_id = "getMatches", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
+    responses((status = 200, description = "Matches", body = [super::openapi::Match]), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
 async fn possible_matches(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -381,6 +393,14 @@ async fn possible_matches(
     Ok(Json(answer).into_response())
 }
 
+/// Reports an item; it waits for review (`pending`).
+#[utoipa::path(post, path = "/api/items", operation_id = "createItem", tag = "items", security(("session" = [])), params(super::openapi::FieldsQuery),
+    request_body = super::openapi::NewItem,
+    responses(
+        (status = 200, description = "The new item", body = super::openapi::Item),
+        (status = 400, description = "Required fields missing, a field of the wrong type or out of range, Invalid image, Invalid kind, Invalid fields", body = super::openapi::ErrorBody),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn create(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
@@ -394,6 +414,14 @@ async fn create(
     answer(&state, &item, &keys).await
 }
 
+/// Reviews an item: its status and where it is kept.
+#[utoipa::path(patch, path = "/api/items/{id}", operation_id = "updateItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
+    request_body = super::openapi::ItemPatch,
+    responses(
+        (status = 200, description = "The updated item", body = super::openapi::Item),
+        (status = 400, description = "Invalid status, No fields to update, Invalid item ID, Invalid fields", body = super::openapi::ErrorBody),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn update(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -408,6 +436,9 @@ async fn update(
     answer(&state, &item.ok_or(ItemNotFound)?, &keys).await
 }
 
+/// Deletes an item with its photo, thread and claims.
+#[utoipa::path(delete, path = "/api/items/{id}", operation_id = "deleteItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    responses((status = 200, description = "Deleted", body = super::openapi::Ok), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     Admin(session): Admin,
@@ -428,10 +459,20 @@ enum Picture {
     Thumbnail,
 }
 
+#[utoipa::path(get, path = "/api/items/{id}/photo", operation_id = "getPhoto", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
+    responses(
+        (status = 200, description = "The photo", content_type = "image/*", body = Vec<u8>),
+        (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 404, description = "Item not found, or it has no photo", body = super::openapi::ErrorBody),
+    ))]
 async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
     picture(state, id, raw, headers, Picture::Photo).await
 }
 
+#[utoipa::path(get, path = "/api/items/{id}/thumb", operation_id = "getThumbnail", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
+    responses(
+        (status = 200, description = "The thumbnail (a placeholder without a photo)", content_type = "image/*", body = Vec<u8>),
+        (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 404, description = "Item not found, or it has no photo", body = super::openapi::ErrorBody),
+    ))]
 async fn thumbnail(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
     picture(state, id, raw, headers, Picture::Thumbnail).await
 }

@@ -10,6 +10,7 @@ mod guards;
 mod health;
 mod items;
 mod notifications;
+mod openapi;
 mod session;
 mod views;
 mod web;
@@ -44,7 +45,8 @@ pub fn router(state: AppState) -> Router {
         .merge(session::router())
         .merge(items::router())
         .merge(claims::router())
-        .merge(notifications::router());
+        .merge(notifications::router())
+        .merge(openapi::router());
     let routes = Router::new()
         .nest("/api", api)
         .merge(health::router())

@@ -30,6 +30,15 @@ pub fn router() -> Router<AppState> {
         .route("/notifications/read", post(mark_read))
 }
 
+#[utoipa::path(get, path = "/api/notifications", operation_id = "listNotifications", tag = "notifications", security(("session" = [])),
+    params(
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "1–200, default 50"),
+        ("before" = Option<i64>, Query, minimum = 1, description = "Only notifications older than this id (from `Link`)"),
+    ),
+    responses(
+        (status = 200, description = "Newest first; `Link: rel=\"next\"` when more follow", body = [super::openapi::NotificationSchema]),
+        (status = 400, description = "Invalid limit, Invalid cursor, Invalid query string", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody),
+    ))]
 async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQuery(raw): RawQuery) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &["limit", "before"])?;
     let limit = params
@@ -59,6 +68,12 @@ async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQue
 }
 
 /// `{ ids: [1, 2, …] }`: those that are the user's are marked read; others are ignored.
+#[utoipa::path(post, path = "/api/notifications/read", operation_id = "markNotificationsRead", tag = "notifications", security(("session" = [])),
+    request_body = super::openapi::MarkReadBody,
+    responses(
+        (status = 200, description = "Those of `ids` that are the user's are read", body = super::openapi::Ok),
+        (status = 400, description = "Invalid ids", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn mark_read(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,

@@ -29,11 +29,19 @@ pub fn router() -> Router<AppState> {
         .route("/logout", post(logout))
 }
 
+/// Who is logged in.
+#[utoipa::path(get, path = "/api/me", operation_id = "getMe", tag = "session", responses((status = 200, description = "The user, or `null`", body = super::openapi::MeAnswer)))]
 async fn me(Viewer(session): Viewer) -> Json<serde_json::Value> {
     Json(json!({ "user": session.as_ref().map(|s| UserJson::from(&s.user)) }))
 }
 
 /// `PATCH /api/me { email }`: the address notifications are sent to; `null` removes it.
+#[utoipa::path(patch, path = "/api/me", operation_id = "setEmail", tag = "session", security(("session" = [])),
+    request_body = super::openapi::EmailBody,
+    responses(
+        (status = 200, description = "Saved", body = super::openapi::EmailSaved),
+        (status = 400, description = "Invalid email", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn set_email(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
@@ -52,10 +60,21 @@ async fn set_email(
 }
 
 /// `GET /api/me/email`: the logged-in user's address, or `null`.
+#[utoipa::path(get, path = "/api/me/email", operation_id = "getEmail", tag = "session", security(("session" = [])),
+    responses((status = 200, description = "The address, or `null`", body = super::openapi::EmailAnswer), (status = 401, description = "Login required", body = super::openapi::ErrorBody)))]
 async fn email(State(state): State<AppState>, SignedIn(session): SignedIn) -> Result<Json<serde_json::Value>> {
     Ok(Json(json!({ "email": state.store.email(&session.user.id).await? })))
 }
 
+/// Starts a session: sets the `sid` cookie.
+#[utoipa::path(post, path = "/api/login", operation_id = "login", tag = "session", request_body = super::openapi::LoginBody,
+    responses(
+        (status = 200, description = "Logged in; `Set-Cookie: sid=…`", body = super::openapi::LoginAnswer),
+        (status = 400, description = "ID and password required", body = super::openapi::ErrorBody),
+        (status = 401, description = "Invalid password", body = super::openapi::ErrorBody),
+        (status = 429, description = "Too many failed logins; see `Retry-After`", body = super::openapi::ErrorBody),
+        (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+    ))]
 async fn login(
     State(state): State<AppState>,
     ClientAddr(addr): ClientAddr,
@@ -91,6 +110,9 @@ async fn login(
     ))
 }
 
+/// Ends the session, if any.
+#[utoipa::path(post, path = "/api/logout", operation_id = "logout", tag = "session",
+    responses((status = 200, description = "Logged out", body = super::openapi::Ok), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody)))]
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response> {
     let cookie = state.sessions.end(&headers).await?;
     Ok(with_cookies(Json(json!({ "ok": true })), [cookie]))

@@ -28,3 +28,20 @@ async fn report_review_and_read_an_item() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(read, updated);
 }
+
+#[tokio::test]
+async fn the_server_describes_its_api() {
+    let app = spawn_app().await;
+    let (status, document) = app.client().get("/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(document["openapi"], "3.1.0");
+    for path in [
+        "/api/items",
+        "/api/items/{id}/claims",
+        "/api/notifications/read",
+        "/readyz",
+    ] {
+        assert!(document["paths"][path].is_object(), "{path} is not documented");
+    }
+    assert!(document["components"]["schemas"]["Item"].is_object());
+}
