@@ -62,6 +62,11 @@ pub struct Config {
     #[arg(long, env = "LOSTFOUND_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
 
+    /// Serve Prometheus metrics at `http://ADDRESS/metrics` (e.g. `127.0.0.1:9100`); off
+    /// when unset. Keep it off the public network.
+    #[arg(long, env = "LOSTFOUND_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
     /// Take the client address from `X-Forwarded-For` (only behind a trusted proxy).
     #[arg(long, env = "LOSTFOUND_TRUST_PROXY")]
     pub trust_proxy: bool,

@@ -15,6 +15,7 @@ pub mod error;
 pub mod http;
 pub mod json;
 pub mod mail;
+pub mod metrics;
 pub mod net;
 pub mod origins;
 pub mod realtime;
@@ -47,6 +48,8 @@ pub struct App {
     realtime: realtime::Server,
     /// Set when notifications are emailed.
     mailer: Option<mail::Mailer>,
+    /// Set when metrics are served.
+    metrics: Option<(TcpListener, &'static metrics_exporter_prometheus::PrometheusHandle)>,
 }
 
 impl App {
@@ -72,6 +75,10 @@ impl App {
             }
             None => (None, None),
         };
+        let metrics = match config.metrics_bind {
+            Some(bind) => Some(metrics::listen(bind).await?),
+            None => None,
+        };
         let listener = TcpListener::bind(config.bind)
             .await
             .with_context(|| format!("cannot listen on {}", config.bind))?;
@@ -84,11 +91,19 @@ impl App {
             router,
             realtime,
             mailer,
+            metrics,
         })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
+    }
+
+    /// Where metrics are served, when they are.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics
+            .as_ref()
+            .and_then(|(listener, _)| listener.local_addr().ok())
     }
 
     pub fn state(&self) -> &AppState {
@@ -98,6 +113,10 @@ impl App {
     /// Serves until `shutdown` resolves, waits for in-flight requests, then closes the database.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let maintenance = tokio::spawn(purge_expired_periodically(self.state.clone()));
+        let metrics = self.metrics.map(|(listener, handle)| {
+            let store = self.state.store.clone();
+            tokio::spawn(metrics::serve(listener, handle, store, self.mailer.is_some()))
+        });
         let stop_mail = tokio_util::sync::CancellationToken::new();
         let mail = self
             .mailer
@@ -117,6 +136,9 @@ impl App {
         )
         .await;
         maintenance.abort();
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
         // A message being sent is finished (and recorded as sent) before the database closes.
         stop_mail.cancel();
         if let Some(mail) = mail {

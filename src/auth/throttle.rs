@@ -201,6 +201,7 @@ impl LoginThrottle {
 }
 
 fn refused_for(wait_ms: i64) -> ThrottleDecision {
+    crate::metrics::refused("login");
     ThrottleDecision::Refused {
         retry_after_secs: (wait_ms.max(1) as u64).div_ceil(1000).max(1),
     }

@@ -19,8 +19,8 @@ use std::time::Duration;
 
 use axum::{
     Router,
-    extract::DefaultBodyLimit,
-    http::{Method, Request, StatusCode, header},
+    extract::{DefaultBodyLimit, MatchedPath, Request},
+    http::{Method, StatusCode, header},
     middleware,
 };
 use tower::ServiceBuilder;
@@ -47,11 +47,29 @@ pub fn router(state: AppState) -> Router {
         .merge(claims::router())
         .merge(notifications::router())
         .merge(openapi::router());
-    let routes = Router::new()
+    let mut routes = Router::new()
         .nest("/api", api)
         .merge(health::router())
         .merge(web::router());
+    // Only with metrics on: a layer on each route costs every request (see with_layers).
+    if state.config.metrics_bind.is_some() {
+        routes = routes.route_layer(middleware::from_fn(metered));
+    }
     with_layers(routes, state)
+}
+
+/// Counts and times a request under its route's pattern.
+async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -> axum::response::Response {
+    let method = request.method().to_string();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    crate::metrics::http_request(
+        route.as_str().to_owned(),
+        method,
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
 }
 
 /// The layers every HTTP request passes through, around `routes`. They wrap the router once,

@@ -86,6 +86,7 @@ type Outcome = Result<(), EventError>;
 
 /// Registers every handler; runs before anything is awaited, so no early event is lost.
 pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
+    crate::metrics::socketio_connection(true);
     // A logged-in client's notifications come to it through its user's room, on any node.
     if let Some(user) = socket.extensions.get::<Connection>().and_then(|c| c.user_id.clone()) {
         socket.join(user_room(&user));
@@ -97,6 +98,7 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
     on(&socket, "thread:leave", thread_leave);
     socket.on_disconnect(|socket: SocketRef<A>, State(limits): State<Limits>| async move {
         limits.backlogs.close(socket.id);
+        crate::metrics::socketio_connection(false);
     });
 }
 
@@ -128,6 +130,7 @@ where
                     .as_ref()
                     .is_some_and(|per_client| per_client.check_key(&connection.client).is_err());
             let outcome = if flooding {
+                crate::metrics::refused("messages");
                 Err(EventError::Flooding)
             } else {
                 let event = Event {
@@ -244,6 +247,7 @@ async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
         .await?;
     // Every connected client, the sender included.
     deliver(|| event.io.broadcast(), "chat:new", &MessageJson::from(&message)).await;
+    crate::metrics::message_sent("chat");
     Ok(())
 }
 
@@ -276,6 +280,7 @@ async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     // Everyone who joined the thread, and the sender once whether joined or not.
     deliver(|| event.socket.to(room(input.item_id)), "thread:new", &news).await;
     send(&event.socket, &event.connection, "thread:new", &news);
+    crate::metrics::message_sent("thread");
     Ok(())
 }
 

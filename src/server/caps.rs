@@ -43,6 +43,7 @@ impl ConnectionCaps {
             return None;
         }
         open.total += 1;
+        crate::metrics::http_connection(true);
         Some(TotalGuard(Arc::clone(self)))
     }
 
@@ -60,6 +61,7 @@ impl ConnectionCaps {
 impl Drop for TotalGuard {
     fn drop(&mut self) {
         self.0.open.lock().expect("the caps lock is never poisoned").total -= 1;
+        crate::metrics::http_connection(false);
     }
 }
 

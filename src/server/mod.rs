@@ -76,11 +76,13 @@ pub async fn serve(
         };
         let state = ConnectionState::new();
         let Some(place) = caps.admit() else {
+            crate::metrics::refused("connections");
             continue;
         };
         state.hold(place);
         if !limits.trust_proxy {
             let Some(place) = caps.admit_address(AddressKey::of(peer.ip())) else {
+                crate::metrics::refused("connections_per_address");
                 continue;
             };
             state.hold(place);
@@ -146,7 +148,10 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
             match self.caps.admit_address(AddressKey::of(address)) {
                 Some(place) => self.state.hold(place),
                 // Closes the connection, unanswered.
-                None => return Box::pin(std::future::ready(Err(OverCap))),
+                None => {
+                    crate::metrics::refused("connections_per_address");
+                    return Box::pin(std::future::ready(Err(OverCap)));
+                }
             }
         }
         self.state.request_started();

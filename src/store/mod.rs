@@ -162,6 +162,14 @@ impl Store {
         })
     }
 
+    /// Each connection pool's name, size and idle connections, for the metrics.
+    pub fn pool_use(&self) -> Vec<(&'static str, u32, usize)> {
+        match &self.db {
+            Db::Sqlite { read, .. } => vec![("read", read.size(), read.num_idle())],
+            Db::Postgres(pool) => vec![("postgres", pool.size(), pool.num_idle())],
+        }
+    }
+
     /// Which database this is, for people: "the SQLite database /srv/lostfound.db".
     pub fn name(&self) -> &str {
         &self.name

@@ -116,6 +116,8 @@ impl Drop for TestDb {
 
 pub struct TestApp {
     pub addr: SocketAddr,
+    /// Where metrics are served, when configured.
+    pub metrics: Option<SocketAddr>,
     pub store: Store,
     pub passwords: Passwords,
     pub mode: Mode,
@@ -143,6 +145,7 @@ impl TestApp {
         configure(&mut config);
         let mode = config.mode;
         let app = App::build(config).await.expect("app builds");
+        let metrics = app.metrics_addr();
         let (addr, store, passwords) = (
             app.local_addr(),
             app.state().store.clone(),
@@ -154,6 +157,7 @@ impl TestApp {
         }));
         Self {
             addr,
+            metrics,
             store,
             passwords,
             mode,

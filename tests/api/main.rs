@@ -13,6 +13,7 @@ mod listing;
 mod mail;
 mod matches;
 mod memory;
+mod metrics;
 mod multinode;
 mod node;
 mod notifications;
