@@ -342,7 +342,9 @@ test("My reports: a user sees her own reports in every state, and only she does"
   await count(list, hers.length);
   await list.filter({ hasText: "Wireless earbuds" }).locator(".state", { hasText: "Waiting for review" }).waitFor();
   await list.filter({ hasText: rejected }).locator(".state", { hasText: "Not published" }).waitFor();
-  const umbrella = list.filter({ hasText: "Blue umbrella" });
+  // Her lost umbrella's card names her own found one as a possible match: filter by title.
+  await list.filter({ hasText: rejected }).locator(".card-matches", { hasText: "Blue umbrella" }).waitFor();
+  const umbrella = list.filter({ has: page.locator("strong", { hasText: /^Blue umbrella$/ }) });
   await umbrella.locator(".state", { hasText: "Published" }).waitFor();
   await umbrella.getByText("Kept at Front desk, shelf A").waitFor();
   const asked = listRequests(page).at(-1).searchParams;
