@@ -34,6 +34,15 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// A boolean field; `None` when absent or `null`.
+    pub fn boolean(&self, key: &'static str) -> Result<Option<bool>, ValidationError> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(ValidationError::new(key, format!("{key} must be true or false"))),
+        }
+    }
+
     /// A numeric field; `None` when absent or `null`.
     pub fn number(&self, key: &'static str) -> Result<Option<f64>, ValidationError> {
         match self.0.get(key) {

@@ -1,6 +1,7 @@
 //! The service's own types: what the store keeps (items, users, messages) and the checked
 //! inputs that change it. Every input is parsed into one of these before it reaches the store.
 
+mod account;
 mod claim;
 mod fields;
 pub mod geo;
@@ -15,6 +16,7 @@ mod user;
 
 use std::borrow::Cow;
 
+pub use account::{Account, AccountPatch, NewAccount, PasswordChange};
 pub use claim::{Claim, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
 pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};

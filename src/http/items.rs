@@ -16,7 +16,7 @@ use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Admin, SignedIn},
     extract::{JsonObject, Params},
-    views::{ItemJson, ItemKey, ItemKeys, MatchJson},
+    views::{ChangeJson, ItemJson, ItemKey, ItemKeys, MatchJson},
 };
 use crate::{
     cache::{Answer, AnswerCache},
@@ -56,6 +56,7 @@ pub fn router() -> Router<AppState> {
         .route("/items/{id}/photo", get(photo))
         .route("/items/{id}/thumb", get(thumbnail))
         .route("/items/{id}/matches", get(possible_matches))
+        .route("/items/{id}/history", get(history))
 }
 
 /// A short, stable digest of some text, for ETags.
@@ -450,6 +451,26 @@ async fn remove(
     } else {
         Err(ItemNotFound.into())
     }
+}
+
+/// The item's change log, oldest first: who reviewed, handed over or deleted it, and when.
+/// It outlives the item.
+#[utoipa::path(get, path = "/api/items/{id}/history", operation_id = "getItemHistory", tag = "items", security(("session" = [])),
+    params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    responses(
+        (status = 200, description = "The change log", body = [super::openapi::ChangeSchema]),
+        (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
+        (status = 403, description = "Admin privileges required", body = super::openapi::ErrorBody),
+        (status = 404, description = "Item not found (and never changed)", body = super::openapi::ErrorBody),
+    ))]
+async fn history(State(state): State<AppState>, _: Admin, Path(id): Path<String>) -> Result<Json<Vec<ChangeJson>>> {
+    let id = ItemId::parse(&id)?;
+    let changes = state.store.item_changes(id).await?;
+    if changes.is_empty() && state.store.item(id).await?.is_none() {
+        return Err(ItemNotFound.into());
+    }
+    Ok(Json(changes.into_iter().map(ChangeJson::from).collect()))
 }
 
 /// Which picture of an item.

@@ -1,6 +1,7 @@
 //! The HTTP JSON interface under `/api`: one module per resource, merged here with the
 //! layers every request passes through.
 
+mod accounts;
 mod claims;
 mod conditional;
 mod current_user;
@@ -46,7 +47,8 @@ pub fn router(state: AppState) -> Router {
         .merge(items::router())
         .merge(claims::router())
         .merge(notifications::router())
-        .merge(openapi::router());
+        .merge(openapi::router())
+        .merge(accounts::router());
     let mut routes = Router::new()
         .nest("/api", api)
         .merge(health::router())

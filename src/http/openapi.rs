@@ -54,10 +54,18 @@ use crate::state::AppState;
         super::claims::withdraw,
         super::notifications::list,
         super::notifications::mark_read,
+        super::items::history,
+        super::accounts::list,
+        super::accounts::create,
+        super::accounts::update,
+        super::accounts::reset_password,
+        super::accounts::unlock_account,
+        super::accounts::change_own_password,
     ),
     components(schemas(
         ErrorBody, Ok, Item, NewItem, ItemPatch, Match, UserSchema, MeAnswer, LoginBody, LoginAnswer,
-        EmailBody, EmailAnswer, EmailSaved, ClaimSchema, ClaimBody, DecisionBody, NotificationSchema, MarkReadBody, Health
+        EmailBody, EmailAnswer, EmailSaved, AccountSchema, NewAccountBody, AccountPatchBody, PasswordBody,
+        PasswordChangeBody, ChangeSchema, ClaimSchema, ClaimBody, DecisionBody, NotificationSchema, MarkReadBody, Health
     )),
     modifiers(&SessionCookie),
 )]
@@ -322,6 +330,77 @@ pub struct MarkReadBody {
     ids: Vec<i64>,
 }
 
+/// An account as staff see it.
+#[derive(ToSchema)]
+#[schema(as = Account)]
+pub struct AccountSchema {
+    id: String,
+    name: String,
+    #[schema(rename = "isAdmin")]
+    is_admin: bool,
+    #[schema(format = Email)]
+    email: Option<String>,
+    disabled: bool,
+    #[schema(format = DateTime)]
+    created_at: String,
+}
+
+#[derive(ToSchema)]
+pub struct NewAccountBody {
+    /// 1–64 letters, digits, `.`, `_`, `@` or `-`.
+    #[schema(pattern = r"^[A-Za-z0-9._@-]{1,64}$")]
+    id: String,
+    #[schema(min_length = 1, max_length = 100)]
+    name: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+    #[schema(rename = "isAdmin")]
+    is_admin: Option<bool>,
+    #[schema(format = Email)]
+    email: Option<String>,
+}
+
+/// At least one of these.
+#[derive(ToSchema)]
+pub struct AccountPatchBody {
+    #[schema(min_length = 1, max_length = 100)]
+    name: Option<String>,
+    #[schema(rename = "isAdmin")]
+    is_admin: Option<bool>,
+    /// `null` removes it.
+    #[schema(format = Email)]
+    email: Option<Option<String>>,
+    disabled: Option<bool>,
+}
+
+#[derive(ToSchema)]
+pub struct PasswordBody {
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+#[derive(ToSchema)]
+pub struct PasswordChangeBody {
+    #[schema(min_length = 1)]
+    current: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+/// One entry of an item's change log.
+#[derive(ToSchema)]
+#[schema(as = Change)]
+pub struct ChangeSchema {
+    /// Who: an administrator's user id.
+    by: String,
+    #[schema(format = DateTime)]
+    at: String,
+    /// What changed, e.g. `{ "status": "approved" }`, `{ "deleted": true }`,
+    /// `{ "handedOver": { "claim": 3, "to": "alice" } }`.
+    #[schema(value_type = Object)]
+    change: Value,
+}
+
 #[derive(ToSchema)]
 pub struct Health {
     status: String,
@@ -393,6 +472,7 @@ mod tests {
             ("/api", include_str!("items.rs")),
             ("/api", include_str!("claims.rs")),
             ("/api", include_str!("notifications.rs")),
+            ("/api", include_str!("accounts.rs")),
             ("/api", include_str!("openapi.rs")),
             ("", include_str!("health.rs")),
         ];
@@ -427,7 +507,7 @@ mod tests {
             })
             .collect();
         let declared = declared_routes();
-        assert!(declared.len() >= 23, "{declared:?}");
+        assert!(declared.len() >= 30, "{declared:?}");
         let missing: Vec<_> = declared.difference(&documented).collect();
         assert!(missing.is_empty(), "routes the API document lacks: {missing:?}");
         let extra: Vec<_> = documented.difference(&declared).collect();

@@ -101,6 +101,15 @@ async fn login(
     let Some(user) = user.filter(|_| verified) else {
         return Err(AppError::Unauthenticated("Invalid password"));
     };
+    // Said only to whoever knows the password.
+    if state
+        .store
+        .account(&user.id)
+        .await?
+        .is_some_and(|account| account.disabled)
+    {
+        return Err(AppError::NotAllowed("Account disabled"));
+    }
     let device = state.throttle.succeeded(&attempt, &user.id).await?;
     let session = state.sessions.start(&user.id, &headers).await?;
     let cookies = std::iter::once(session).chain(device);
@@ -118,7 +127,7 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     Ok(with_cookies(Json(json!({ "ok": true })), [cookie]))
 }
 
-fn with_cookies(body: impl IntoResponse, cookies: impl IntoIterator<Item = HeaderValue>) -> Response {
+pub(super) fn with_cookies(body: impl IntoResponse, cookies: impl IntoIterator<Item = HeaderValue>) -> Response {
     let mut response = body.into_response();
     for cookie in cookies {
         response.headers_mut().append(header::SET_COOKIE, cookie);

@@ -6,8 +6,9 @@ use std::borrow::Cow;
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
 use crate::{
-    domain::{Claim, Item, User},
+    domain::{Account, Claim, Item, User},
     error::AppError,
+    store::ChangeRecord,
     time::format_ms,
 };
 
@@ -192,6 +193,46 @@ impl Serialize for ItemJson<'_> {
             }?;
         }
         map.end()
+    }
+}
+
+/// An account as staff see it: `{ id, name, isAdmin, email, disabled, created_at }`.
+#[derive(Serialize)]
+pub struct AccountJson<'a> {
+    #[serde(flatten)]
+    user: UserJson<'a>,
+    email: Option<&'a str>,
+    disabled: bool,
+    created_at: String,
+}
+
+impl<'a> From<&'a Account> for AccountJson<'a> {
+    fn from(account: &'a Account) -> Self {
+        Self {
+            user: UserJson::from(&account.user),
+            email: account.email.as_deref(),
+            disabled: account.disabled,
+            created_at: format_ms(account.created_at),
+        }
+    }
+}
+
+/// One entry of an item's change log: `{ by, at, change }`, `change` as recorded.
+#[derive(Serialize)]
+pub struct ChangeJson {
+    by: String,
+    at: String,
+    change: serde_json::Value,
+}
+
+impl From<ChangeRecord> for ChangeJson {
+    fn from(record: ChangeRecord) -> Self {
+        Self {
+            by: record.changed_by,
+            at: format_ms(record.changed_at),
+            // Written by the service as JSON; anything else is shown as the text it is.
+            change: serde_json::from_str(&record.change).unwrap_or(serde_json::Value::String(record.change)),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::domain::User;
 const INSERT_SESSION: &str =
     "INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)";
 const SESSION_USER: &str = "SELECT u.id, u.name, u.is_admin, s.last_seen_at FROM sessions s \
-     JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.last_seen_at > $2";
+     JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.last_seen_at > $2 AND NOT u.disabled";
 
 #[derive(sqlx::FromRow)]
 struct SessionUserRow {

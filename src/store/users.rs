@@ -1,7 +1,7 @@
 //! Accounts.
 
 use super::{Store, StoreError, with_pool};
-use crate::domain::User;
+use crate::domain::{Account, AccountPatch, Email, User};
 
 /// A `users` row without the password hash.
 #[derive(sqlx::FromRow)]
@@ -28,6 +28,41 @@ struct CredentialRow {
     password_hash: String,
 }
 
+/// A `users` row as staff see it.
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    email: Option<String>,
+    disabled: bool,
+    created_at: i64,
+}
+
+impl From<AccountRow> for Account {
+    fn from(row: AccountRow) -> Self {
+        Self {
+            user: row.user.into(),
+            email: row.email,
+            disabled: row.disabled,
+            created_at: row.created_at,
+        }
+    }
+}
+
+macro_rules! account_columns {
+    () => {
+        "id, name, is_admin, email, disabled, created_at"
+    };
+}
+
+/// Changes what the patch names; `$4` says whether `email` is among them.
+const UPDATE_ACCOUNT: &str = concat!(
+    "UPDATE users SET name = COALESCE($2, name), is_admin = COALESCE($3, is_admin), \
+     email = CASE WHEN $4 THEN $5 ELSE email END, disabled = COALESCE($6, disabled) \
+     WHERE id = $1 RETURNING ",
+    account_columns!()
+);
+
 const INSERT_USER: &str =
     "INSERT INTO users (id, name, is_admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)";
 
@@ -45,6 +80,46 @@ impl Store {
                 .await
                 .map(drop)
         })
+    }
+
+    /// Every account, by id, as staff see them.
+    pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        let rows: Vec<AccountRow> = with_pool!(self, read, pool => {
+            sqlx::query_as(concat!("SELECT ", account_columns!(), " FROM users ORDER BY id")).fetch_all(pool).await
+        })?;
+        Ok(rows.into_iter().map(Account::from).collect())
+    }
+
+    pub async fn account(&self, id: &str) -> Result<Option<Account>, StoreError> {
+        let row: Option<AccountRow> = with_pool!(self, read, pool => {
+            sqlx::query_as(concat!("SELECT ", account_columns!(), " FROM users WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+        })?;
+        Ok(row.map(Account::from))
+    }
+
+    /// Applies `patch` to account `id`; disabling it ends its sessions in the same
+    /// transaction. `None` if no such account.
+    pub async fn update_account(&self, id: &str, patch: &AccountPatch) -> Result<Option<Account>, StoreError> {
+        let email = patch.email.as_ref().map(|email| email.as_ref().map(Email::as_str));
+        let row: Option<AccountRow> = with_pool!(self, write, pool => {
+            let row: Option<AccountRow> = sqlx::query_as(UPDATE_ACCOUNT)
+                .bind(id)
+                .bind(patch.name.as_ref().map(|name| name.as_str()))
+                .bind(patch.is_admin)
+                .bind(email.is_some())
+                .bind(email.flatten())
+                .bind(patch.disabled)
+                .fetch_optional(&mut *pool)
+                .await?;
+            if patch.disabled == Some(true) {
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *pool).await?;
+            }
+            Ok(row)
+        })?;
+        Ok(row.map(Account::from))
     }
 
     pub async fn user(&self, id: &str) -> Result<Option<User>, StoreError> {

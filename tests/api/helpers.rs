@@ -262,13 +262,18 @@ impl TestApp {
         self.db.count("sessions").await
     }
 
-    /// A client logged in as a new account.
-    pub async fn logged_in(&self, id: &str, admin: bool) -> TestClient {
-        self.add_user(id, admin).await;
+    /// Another client logged in as existing account `id` (another device).
+    pub async fn logged_in_again(&self, id: &str) -> TestClient {
         let client = self.client();
         let (status, _) = client.login(id, &password_of(id)).await;
         assert_eq!(status, StatusCode::OK);
         client
+    }
+
+    /// A client logged in as a new account.
+    pub async fn logged_in(&self, id: &str, admin: bool) -> TestClient {
+        self.add_user(id, admin).await;
+        self.logged_in_again(id).await
     }
 }
 

@@ -1,0 +1,309 @@
+//! Accounts managed from the API: who may, creating, changing, disabling (sessions end at
+//! once), password resets and unlocking, each user's own password change, and the item
+//! change log staff read.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+async fn me(client: &TestClient) -> Value {
+    client.get("/api/me").await.1["user"].clone()
+}
+
+#[tokio::test]
+async fn only_administrators_manage_accounts() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let anonymous = app.client();
+    let body = json!({ "id": "bob", "name": "Bob", "password": "bob-password" });
+    for (client, status, text) in [
+        (&anonymous, StatusCode::UNAUTHORIZED, "Login required"),
+        (&alice, StatusCode::FORBIDDEN, "Admin privileges required"),
+    ] {
+        assert_error(&client.get("/api/users").await, status, text);
+        assert_error(&client.post("/api/users", body.clone()).await, status, text);
+        assert_error(
+            &client.patch("/api/users/alice", json!({ "isAdmin": true })).await,
+            status,
+            text,
+        );
+        assert_error(
+            &client
+                .post("/api/users/alice/password", json!({ "password": "x".repeat(9) }))
+                .await,
+            status,
+            text,
+        );
+        assert_error(&client.post("/api/users/alice/unlock", json!({})).await, status, text);
+        assert_error(&client.get("/api/items/1/history").await, status, text);
+    }
+    assert_eq!(me(&alice).await["isAdmin"], false);
+
+    let (status, created) = admin
+        .post(
+            "/api/users",
+            json!({
+                "id": "bob", "name": "Bob Builder", "password": "bob-password", "email": "bob@example.edu"
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    assert_eq!(created["id"], "bob");
+    assert_eq!(
+        (
+            created["isAdmin"].clone(),
+            created["email"].clone(),
+            created["disabled"].clone()
+        ),
+        (json!(false), json!("bob@example.edu"), json!(false))
+    );
+    assert!(created["created_at"].as_str().unwrap().ends_with('Z'));
+    assert_error(
+        &admin.post("/api/users", body.clone()).await,
+        StatusCode::CONFLICT,
+        "User already exists",
+    );
+    assert_error(
+        &admin
+            .post(
+                "/api/users",
+                json!({ "id": "carol", "name": "Carol", "password": "short" }),
+            )
+            .await,
+        StatusCode::BAD_REQUEST,
+        "Password must be at least 8 characters",
+    );
+    assert_error(
+        &admin.post("/api/users", json!({ "name": "Carol" })).await,
+        StatusCode::BAD_REQUEST,
+        "Required fields missing",
+    );
+    let bob = app.client();
+    assert_eq!(bob.login("bob", "bob-password").await.0, StatusCode::OK);
+
+    let (status, list) = admin.get("/api/users").await;
+    assert_eq!(status, StatusCode::OK);
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["alice", "bob", "office"]);
+    // The contract's user object stays as it was.
+    let keys: Vec<String> = me(&bob).await.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["id", "isAdmin", "name"]);
+}
+
+#[tokio::test]
+async fn changing_and_disabling_an_account() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+
+    let (status, changed) = admin
+        .patch(
+            "/api/users/alice",
+            json!({ "name": "Alice A.", "isAdmin": true, "email": "a@example.edu" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{changed}");
+    assert_eq!(
+        (changed["name"].clone(), changed["isAdmin"].clone()),
+        (json!("Alice A."), json!(true))
+    );
+    assert_eq!(me(&alice).await["isAdmin"], true, "a role change holds at once");
+    let (_, cleared) = admin
+        .patch("/api/users/alice", json!({ "email": null, "isAdmin": false }))
+        .await;
+    assert_eq!(
+        (cleared["email"].clone(), cleared["isAdmin"].clone()),
+        (Value::Null, json!(false))
+    );
+    assert_error(
+        &admin.patch("/api/users/alice", json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "No fields to update",
+    );
+    assert_error(
+        &admin.patch("/api/users/alice", json!({ "disabled": "yes" })).await,
+        StatusCode::BAD_REQUEST,
+        "disabled must be true or false",
+    );
+    assert_error(
+        &admin.patch("/api/users/nobody", json!({ "name": "N" })).await,
+        StatusCode::NOT_FOUND,
+        "User not found",
+    );
+    for lockout in [json!({ "isAdmin": false }), json!({ "disabled": true })] {
+        assert_error(
+            &admin.patch("/api/users/office", lockout).await,
+            StatusCode::BAD_REQUEST,
+            "You cannot demote or disable yourself",
+        );
+    }
+
+    // Disabled: the open session ends at once; logging in says why, to whoever knows the password.
+    let (_, disabled) = admin.patch("/api/users/alice", json!({ "disabled": true })).await;
+    assert_eq!(disabled["disabled"], true);
+    assert_eq!(me(&alice).await, Value::Null);
+    assert_error(
+        &alice.post("/api/items", item_body("Pen")).await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_error(
+        &app.client().login("alice", &password_of("alice")).await,
+        StatusCode::FORBIDDEN,
+        "Account disabled",
+    );
+    assert_error(
+        &app.client().login("alice", "wrong-password").await,
+        StatusCode::UNAUTHORIZED,
+        "Invalid password",
+    );
+
+    admin.patch("/api/users/alice", json!({ "disabled": false })).await;
+    assert_eq!(alice.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    assert_eq!(me(&alice).await["id"], "alice");
+}
+
+#[tokio::test]
+async fn passwords_are_reset_by_staff_and_changed_by_their_owner() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let other_device = app.logged_in_again("alice").await;
+
+    // Her own change: the current password first; every session ends and she gets a new one.
+    assert_error(
+        &alice
+            .post(
+                "/api/me/password",
+                json!({ "current": "wrong-password", "password": "a-new-password" }),
+            )
+            .await,
+        StatusCode::FORBIDDEN,
+        "Wrong password",
+    );
+    assert_error(
+        &alice
+            .post(
+                "/api/me/password",
+                json!({ "current": password_of("alice"), "password": "short" }),
+            )
+            .await,
+        StatusCode::BAD_REQUEST,
+        "Password must be at least 8 characters",
+    );
+    assert_error(
+        &app.client().post("/api/me/password", json!({})).await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    let (status, _) = alice
+        .post(
+            "/api/me/password",
+            json!({ "current": password_of("alice"), "password": "a-new-password" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(me(&alice).await["id"], "alice", "the one who changed it stays in");
+    assert_eq!(me(&other_device).await, Value::Null);
+    assert_eq!(
+        app.client().login("alice", &password_of("alice")).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(app.client().login("alice", "a-new-password").await.0, StatusCode::OK);
+
+    // A reset by staff: her sessions end; the new password works.
+    assert_error(
+        &admin
+            .post("/api/users/alice/password", json!({ "password": "tiny" }))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "Password must be at least 8 characters",
+    );
+    assert_error(
+        &admin
+            .post("/api/users/nobody/password", json!({ "password": "long-enough" }))
+            .await,
+        StatusCode::NOT_FOUND,
+        "User not found",
+    );
+    assert_eq!(
+        admin
+            .post("/api/users/alice/password", json!({ "password": "reset-by-staff" }))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    assert_eq!(me(&alice).await, Value::Null);
+    assert_eq!(app.client().login("alice", "reset-by-staff").await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn staff_unlock_an_account_under_attack() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    app.add_user("alice", false).await;
+    let attacker = app.client();
+    let mut throttled = false;
+    for _ in 0..40 {
+        if attacker.login("alice", "guess-guess").await.0 == StatusCode::TOO_MANY_REQUESTS {
+            throttled = true;
+            break;
+        }
+    }
+    assert!(throttled, "the guesses are throttled");
+    assert_eq!(
+        attacker.login("alice", &password_of("alice")).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_error(
+        &admin.post("/api/users/nobody/unlock", json!({})).await,
+        StatusCode::NOT_FOUND,
+        "User not found",
+    );
+    assert_eq!(
+        admin.post("/api/users/alice/unlock", json!({})).await,
+        (StatusCode::OK, json!({ "ok": true }))
+    );
+    assert_eq!(attacker.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn staff_read_an_items_change_log_even_after_it_is_gone() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let item = alice.create_item(item_body("Grey hat")).await;
+    let path = item_path(&item);
+    assert_eq!(admin.get(&format!("{path}/history")).await, (StatusCode::OK, json!([])));
+    admin.patch(&path, json!({ "status": "approved" })).await;
+    admin.patch(&path, json!({ "storagePlace": "Desk 1" })).await;
+    admin.delete(&path).await;
+
+    let (status, log) = admin.get(&format!("{path}/history")).await;
+    assert_eq!(status, StatusCode::OK, "{log}");
+    let log = log.as_array().unwrap();
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert!(
+        log.iter()
+            .all(|entry| entry["by"] == "office" && entry["at"].as_str().unwrap().ends_with('Z'))
+    );
+    assert_eq!(log[0]["change"]["status"], "approved");
+    assert_eq!(log[1]["change"]["storagePlace"], "Desk 1");
+    assert_error(
+        &admin.get("/api/items/999999/history").await,
+        StatusCode::NOT_FOUND,
+        "Item not found",
+    );
+    assert_error(
+        &admin.get("/api/items/x/history").await,
+        StatusCode::BAD_REQUEST,
+        "Invalid item ID",
+    );
+}
