@@ -34,7 +34,7 @@ const MAX_KEPT: usize = 256 * 1024;
 /// Photos may be cached for ever under their versioned URLs.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-const LIST_PARAMS: [&str; 12] = [
+pub(super) const LIST_PARAMS: [&str; 12] = [
     "status",
     "limit",
     "cursor",
@@ -68,7 +68,7 @@ fn digest(text: &str) -> String {
 }
 
 /// Items, newest first: whole (streamed) or a page at a time.
-#[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(super::openapi::ListQuery),
+#[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(super::openapi::FilterQuery, super::openapi::PageQuery),
     responses(
         (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [super::openapi::Item]),
         (status = 304, description = "Not modified (`If-None-Match`)"),

@@ -6,6 +6,7 @@ mod claims;
 mod conditional;
 mod current_user;
 mod errors;
+mod export;
 mod extract;
 mod guards;
 mod health;
@@ -48,7 +49,8 @@ pub fn router(state: AppState) -> Router {
         .merge(claims::router())
         .merge(notifications::router())
         .merge(openapi::router())
-        .merge(accounts::router());
+        .merge(accounts::router())
+        .merge(export::router());
     let mut routes = Router::new()
         .nest("/api", api)
         .merge(health::router())

@@ -55,6 +55,7 @@ use crate::state::AppState;
         super::notifications::list,
         super::notifications::mark_read,
         super::items::history,
+        super::export::export,
         super::accounts::list,
         super::accounts::create,
         super::accounts::update,
@@ -408,17 +409,13 @@ pub struct Health {
     redis: Option<Option<String>>,
 }
 
-/// The query of `GET /api/items`; each parameter at most once, an empty value is none.
+/// The filters of `GET /api/items` and `GET /api/items.csv`; each parameter at most once, an
+/// empty value is none.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ListQuery {
+pub struct FilterQuery {
     #[param(inline)]
     status: Option<ItemStatusSchema>,
-    /// 1–200: a page of at most that many, with `Link: rel="next"` when more follow.
-    #[param(minimum = 1, maximum = 200)]
-    limit: Option<u32>,
-    /// Where the next page starts (from `Link`).
-    cursor: Option<String>,
     /// Words, each the start of a word of the item (case and accents ignored).
     q: Option<String>,
     /// A category, ignoring case.
@@ -440,6 +437,17 @@ pub struct ListQuery {
     /// One reporter's user id.
     #[param(rename = "createdBy")]
     created_by: Option<String>,
+}
+
+/// Paging and keys of `GET /api/items`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// 1–200: a page of at most that many, with `Link: rel="next"` when more follow.
+    #[param(minimum = 1, maximum = 200)]
+    limit: Option<u32>,
+    /// Where the next page starts (from `Link`).
+    cursor: Option<String>,
     /// Comma-separated item keys.
     #[param(
         pattern = r"^(id|title|desc|cat|imgData|lat|lng|radius|status|storagePlace|created_at|createdBy|kind|photoUrl|thumbUrl|returnedAt)(,(id|title|desc|cat|imgData|lat|lng|radius|status|storagePlace|created_at|createdBy|kind|photoUrl|thumbUrl|returnedAt))*$"
@@ -473,6 +481,7 @@ mod tests {
             ("/api", include_str!("claims.rs")),
             ("/api", include_str!("notifications.rs")),
             ("/api", include_str!("accounts.rs")),
+            ("/api", include_str!("export.rs")),
             ("/api", include_str!("openapi.rs")),
             ("", include_str!("health.rs")),
         ];

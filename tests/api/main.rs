@@ -6,6 +6,7 @@ mod bad_input;
 mod claims;
 mod cli;
 mod errors;
+mod export;
 mod faults;
 mod helpers;
 mod items;

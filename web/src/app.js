@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { forgetNick } from "./nick.js";
 import { reconnect } from "./socket.js";
+import { Accounts } from "./accounts.js";
 import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { ItemDialog } from "./item.js";
@@ -25,6 +26,7 @@ async function main() {
   views.report = new Report(state);
   views.mine = new Mine(state, dialog);
   views.review = new Review(state, dialog);
+  views.accounts = new Accounts(state);
   views.chat = new Chat(state);
   wireSession();
   renderSession();

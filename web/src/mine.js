@@ -1,11 +1,13 @@
 // My reports, for a logged-in user: the claims they made and what became of them, then
 // everything they reported, in every state, a page at a time, each with its state, where it
-// is kept and the reports of the other kind that may be the same object.
+// is kept and the reports of the other kind that may be the same object; and the form to
+// change their password.
 import { api, itemTitle, itemsUrl } from "./api.js";
 import { showError } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
+import { PasswordForm } from "./password.js";
 
 const FIELDS = [...CARD_FIELDS, "storagePlace"].join(",");
 /** How many of a report's matches its card names (the item view lists them all). */
@@ -25,6 +27,7 @@ export class Mine {
     this.state = state;
     this.dialog = dialog;
     this.hint = document.getElementById("mine-login-hint");
+    this.password = new PasswordForm();
     this.pager = new Pager({
       list: document.getElementById("mine-list"),
       count: document.getElementById("mine-count"),
@@ -61,8 +64,12 @@ export class Mine {
     const user = this.state.user;
     this.hint.hidden = Boolean(user);
     document.getElementById("mine-results").hidden = !user;
-    // Someone else's reports never show, not even until the new list arrives.
-    if (user?.id !== this.shownFor) this.pager.clear();
+    // Someone else's reports never show, not even until the new list arrives; nor what they
+    // typed.
+    if (user?.id !== this.shownFor) {
+      this.pager.clear();
+      this.password.close();
+    }
     this.shownFor = user?.id;
     if (user) this.pager.start(itemsUrl({ createdBy: user.id, fields: FIELDS, limit: PAGE_SIZE }));
     this.showClaims();

@@ -1,10 +1,11 @@
 // Review, for administrators: claims to decide (accepting one hands the item over), and the
 // reports by state: approve or reject (only the move that changes something), record where
-// an item is kept, delete (after a confirmation).
+// an item is kept, delete (after a confirmation), and read what was done to it (its history).
 import { api, itemTitle, itemsUrl } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { h, formatTime } from "./dom.js";
+import { historyToggle } from "./history.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = "id,title,desc,cat,kind,status,storagePlace,created_at,createdBy,thumbUrl";
@@ -115,6 +116,7 @@ export class Review {
           act("Save place", () => ({ storagePlace: place.value })),
           h("button", { type: "button", class: "danger", onclick: () => this.remove(item) }, "Delete"),
         ),
+        ...historyToggle(item),
       ),
     );
   }

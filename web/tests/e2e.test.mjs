@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, frameWhere, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, useService, valueIs,
+  count, frameWhere, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, useService, valueIs,
 } from "./harness.mjs";
 
 // A 64×48 red PNG with a white disc: the report form scales it and sends it as a JPEG.
@@ -496,9 +496,7 @@ test("the place can come from the device's location, and logging out ends the se
 test("errors from the service are shown clearly", async () => {
   // The wrong password is the point here: its 401 is expected.
   const page = await open("/", { allowedErrors: ["401 POST /api/login"] });
-  await page.getByLabel("User id").fill("alice");
-  await page.getByLabel("Password").fill("not-her-password");
-  await page.getByRole("button", { name: "Log in" }).click();
+  await tryLogin(page, "alice", "not-her-password");
   await page.getByRole("alert").getByText("Invalid password").waitFor();
 
   await page.goto(`${service.base}/#/report`);

@@ -165,10 +165,16 @@ export function frameWhere(log, from, matches, what) {
   });
 }
 
+/** Fills in and sends the header's login form (other forms have password fields too). */
+export async function tryLogin(page, id, pw) {
+  const form = page.locator("#login-form");
+  await form.getByLabel("User id").fill(id);
+  await form.getByLabel("Password").fill(pw);
+  await form.getByRole("button", { name: "Log in" }).click();
+}
+
 export async function login(page, id, pw) {
-  await page.getByLabel("User id").fill(id);
-  await page.getByLabel("Password").fill(pw);
-  await page.getByRole("button", { name: "Log in" }).click();
+  await tryLogin(page, id, pw);
   await page.locator("#signed-in").waitFor();
 }
 

@@ -1,0 +1,130 @@
+//! `GET /api/items.csv`: the items a list's filters select, as CSV for a spreadsheet, streamed
+//! a batch at a time (the whole table never sits in memory).
+
+use axum::{
+    Router,
+    body::{Body, Bytes},
+    extract::{RawQuery, State},
+    http::header,
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use futures_util::{StreamExt, stream};
+
+use super::{current_user::Admin, extract::Params, items::LIST_PARAMS};
+use crate::{
+    domain::{Item, ListRequest},
+    error::Result,
+    state::AppState,
+    time::format_ms,
+};
+
+/// List parameters an export ignores.
+const PAGING: [&str; 3] = ["limit", "cursor", "fields"];
+/// Items read from the database at a time.
+const BATCH: u32 = 500;
+
+const COLUMNS: [&str; 14] = [
+    "id",
+    "kind",
+    "status",
+    "title",
+    "description",
+    "category",
+    "lat",
+    "lng",
+    "radius",
+    "storagePlace",
+    "createdAt",
+    "createdBy",
+    "returnedAt",
+    "hasPhoto",
+];
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/items.csv", get(export))
+}
+
+/// Every item the filters select (those of `GET /api/items`; `limit`, `cursor` and `fields`
+/// are ignored), newest first, one row each.
+#[utoipa::path(get, path = "/api/items.csv", operation_id = "exportItems", tag = "items", security(("session" = [])),
+    params(super::openapi::FilterQuery),
+    responses(
+        (status = 200, description = "CSV with a header row; `Content-Disposition: attachment`", content_type = "text/csv", body = String),
+        (status = 400, description = "A bad filter, as for `GET /api/items`", body = super::openapi::ErrorBody),
+        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
+        (status = 403, description = "Admin privileges required", body = super::openapi::ErrorBody),
+    ))]
+async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery) -> Result<Response> {
+    let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
+    // Everything the filters select: paging and `fields` do not apply to a table.
+    let request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
+    let header_row = stream::once(async { rows(&[]) });
+    let items = state
+        .store
+        .stream_items(request.filter, None, BATCH)
+        .map(|batch| batch.map(|items| rows(&items)).map_err(std::io::Error::other));
+    let body = Body::from_stream(header_row.map(Ok::<_, std::io::Error>).chain(items));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"items.csv\""),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// `items` as CSV rows; none: the header row.
+fn rows(items: &[Item]) -> Bytes {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    let written = if items.is_empty() {
+        csv.write_record(COLUMNS)
+    } else {
+        items.iter().try_for_each(|item| csv.write_record(row(item)))
+    };
+    written.expect("writing CSV to memory cannot fail");
+    Bytes::from(csv.into_inner().expect("writing CSV to memory cannot fail"))
+}
+
+fn row(item: &Item) -> [String; 14] {
+    let text = |value: Option<&str>| value.map(inert).unwrap_or_default();
+    [
+        item.id.to_string(),
+        item.kind.as_str().to_owned(),
+        item.status.as_str().to_owned(),
+        inert(&item.title),
+        text(item.desc.as_deref()),
+        text(item.cat.as_deref()),
+        item.lat.to_string(),
+        item.lng.to_string(),
+        item.radius.to_string(),
+        text(item.storage_place.as_deref()),
+        format_ms(item.created_at),
+        inert(&item.created_by),
+        item.returned_at.map(format_ms).unwrap_or_default(),
+        item.photo_version.is_some().to_string(),
+    ]
+}
+
+/// User text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
+/// carriage return first) gets a leading `'`, which shows it as the text it is.
+fn inert(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_stay_text() {
+        assert_eq!(inert("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(inert("-1"), "'-1");
+        assert_eq!(inert("Blue umbrella"), "Blue umbrella");
+    }
+}

@@ -1,0 +1,194 @@
+// Accounts, for administrators: everyone who can log in, with their role, email address and
+// whether they are disabled; a form to create one; and on each account, forms to change its
+// name, email and role or to set a new password, Unlock (forget its failed logins) and
+// Disable or Enable. Administrators cannot demote or disable themselves, so their own account
+// offers neither (nor a reset that would end their own session: they change it in My reports).
+import { api } from "./api.js";
+import { showError, showNotice } from "./announce.js";
+import { disclose } from "./disclosure.js";
+import { h, formatTime } from "./dom.js";
+
+export class Accounts {
+  constructor(state) {
+    this.state = state;
+    this.hint = document.getElementById("accounts-hint");
+    this.content = document.getElementById("accounts-content");
+    this.list = document.getElementById("account-list");
+    this.count = document.getElementById("accounts-count");
+    this.form = document.getElementById("account-form");
+    this.form.addEventListener("submit", (event) => this.create(event));
+    /** Each shown account's heading, by id: where focus goes back after a change. */
+    this.headings = new Map();
+  }
+
+  show() {
+    const admin = Boolean(this.state.user?.isAdmin);
+    this.hint.hidden = admin;
+    this.content.hidden = !admin;
+    if (admin) {
+      this.refresh();
+    } else {
+      // Nothing an administrator saw or typed stays behind for the next person.
+      this.form.reset();
+      this.list.replaceChildren();
+      this.count.textContent = "";
+    }
+  }
+
+  /** Shows the accounts as they now stand, then focuses the card of `focusId` when given: the
+   *  button just pressed is gone with the old list. */
+  async refresh(focusId) {
+    let accounts;
+    try {
+      accounts = await api("GET", "/api/users");
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    this.headings.clear();
+    this.list.replaceChildren(...accounts.map((account) => this.card(account)));
+    this.count.textContent = accounts.length === 1 ? "1 account" : `${accounts.length} accounts`;
+    this.headings.get(focusId)?.focus();
+  }
+
+  async create(event) {
+    event.preventDefault();
+    const f = this.form.elements;
+    const body = {
+      id: f.id.value.trim(),
+      name: f.name.value.trim(),
+      password: f.password.value,
+      isAdmin: f.isAdmin.checked,
+      email: f.email.value.trim() || undefined,
+    };
+    let account;
+    try {
+      account = await api("POST", "/api/users", body);
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    this.form.reset();
+    showNotice(`Account “${account.id}” is created: ${account.name} can log in now.`);
+    this.refresh();
+  }
+
+  card(account) {
+    const self = account.id === this.state.user.id;
+    const path = `/api/users/${encodeURIComponent(account.id)}`;
+    const heading = h("h4", { tabindex: -1 }, account.name);
+    this.headings.set(account.id, heading);
+    const edit = this.editForm(account, path, self);
+    const reset = self ? null : this.passwordForm(account, path);
+    const act = (method, suffix, body, done) => () => this.change(account, method, path + suffix, body, done);
+    return h(
+      "li",
+      { class: `panel account-card${account.disabled ? " disabled" : ""}` },
+      h(
+        "div",
+        { class: "account-head" },
+        heading,
+        h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, account.isAdmin ? "Staff" : "User"),
+        account.disabled ? h("span", { class: "state disabled" }, "Disabled") : null,
+      ),
+      h(
+        "p",
+        { class: "meta" },
+        `${account.id}${self ? " (you)" : ""} · ${account.email ?? "no email"} · created ${formatTime(account.created_at)}`,
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        opener("Edit", edit),
+        reset && opener("Reset password", reset),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            title: "Forget the failed logins counted against this account, so it can log in at once",
+            onclick: act("POST", "/unlock", {}, `Failed logins of “${account.id}” are forgotten: they can log in again.`),
+          },
+          "Unlock",
+        ),
+        account.disabled
+          ? h("button", { type: "button", onclick: act("PATCH", "", { disabled: false }, `“${account.id}” can log in again.`) }, "Enable")
+          : !self && h("button", { type: "button", class: "danger", onclick: () => this.disable(account, path) }, "Disable"),
+      ),
+      edit,
+      reset,
+    );
+  }
+
+  /** Name, email (blank removes it) and, but on one's own account, the role. */
+  editForm(account, path, self) {
+    const form = h(
+      "form",
+      { id: `edit-${account.id}`, class: "inline-form", "aria-label": `Edit ${account.id}` },
+      h("label", {}, "Name", h("input", { name: "name", value: account.name, required: true, maxlength: 100, autocomplete: "off" })),
+      h("label", {}, "Email", h("input", { name: "email", type: "email", value: account.email ?? "", autocomplete: "off" })),
+      self ? null : h("label", { class: "check" }, h("input", { type: "checkbox", name: "isAdmin", checked: account.isAdmin }), "Staff"),
+      h("button", { type: "submit" }, "Save"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const f = form.elements;
+      const patch = { name: f.name.value.trim(), email: f.email.value.trim() || null };
+      if (!self) patch.isAdmin = f.isAdmin.checked;
+      this.change(account, "PATCH", path, patch, `“${account.id}” is saved.`);
+    });
+    return form;
+  }
+
+  passwordForm(account, path) {
+    const form = h(
+      "form",
+      { id: `password-${account.id}`, class: "inline-form", "aria-label": `New password for ${account.id}` },
+      h(
+        "label",
+        {},
+        h("span", {}, "New password ", h("span", { class: "meta" }, "(at least 8 characters)")),
+        h("input", { name: "password", type: "password", required: true, autocomplete: "new-password" }),
+      ),
+      h("button", { type: "submit" }, "Set password"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const done = `“${account.id}” has a new password and is logged out everywhere.`;
+      this.change(account, "POST", `${path}/password`, { password: form.elements.password.value }, done);
+    });
+    return form;
+  }
+
+  disable(account, path) {
+    const question = `Disable “${account.id}” (${account.name})? They are logged out at once and cannot log in until the account is enabled again.`;
+    if (!window.confirm(question)) return;
+    this.change(account, "PATCH", path, { disabled: true }, `“${account.id}” is disabled and logged out everywhere.`);
+  }
+
+  /** Makes one change to `account`; once done, says `done` and shows the list anew. */
+  async change(account, method, path, body, done) {
+    try {
+      await api(method, path, body);
+    } catch (error) {
+      showError(error.message);
+      return;
+    }
+    showNotice(done);
+    this.refresh(account.id);
+  }
+}
+
+/** A button that opens `form` below the card's buttons, its first field focused; the form's
+ *  Cancel closes it and goes back to the button. */
+function opener(label, form) {
+  const button = h("button", { type: "button", class: "secondary" }, label);
+  const open = disclose(button, form, () => form.elements[0].focus());
+  const cancel = () => {
+    open(false);
+    form.reset();
+    button.focus();
+  };
+  form.append(h("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel"));
+  return button;
+}
