@@ -94,7 +94,8 @@ export class Accounts {
       h(
         "p",
         { class: "meta" },
-        `${account.id}${self ? " (you)" : ""} · ${account.email ?? "no email"} · created ${formatTime(account.created_at)}`,
+        `${account.id}${self ? " (you)" : ""} · ${account.email ?? "no email"} · `,
+        h("span", { class: "nowrap" }, `created ${formatTime(account.created_at)}`),
       ),
       h(
         "div",
@@ -113,7 +114,7 @@ export class Accounts {
         ),
         account.disabled
           ? h("button", { type: "button", onclick: act("PATCH", "", { disabled: false }, `“${account.id}” can log in again.`) }, "Enable")
-          : !self && h("button", { type: "button", class: "danger", onclick: () => this.disable(account, path) }, "Disable"),
+          : !self && h("button", { type: "button", class: "danger secondary", onclick: () => this.disable(account, path) }, "Disable"),
       ),
       edit,
       reset,

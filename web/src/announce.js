@@ -7,8 +7,10 @@ export function showError(message) {
   show("messages", message, "error");
 }
 
-/** Shows a success or information notice. */
+/** Shows a success or information notice. An error still showing was about what came before
+ *  (a login that failed, a form sent with a mistake): it goes, so the two never contradict. */
 export function showNotice(message) {
+  document.getElementById("messages").replaceChildren();
   show("notices", message, "notice");
 }
 
