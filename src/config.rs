@@ -27,6 +27,8 @@ pub struct DatabaseArgs {
     #[arg(
         long = "database-url",
         env = "DATABASE_URL",
+        // `--help` would print the value, password included.
+        hide_env_values = true,
         default_value = "sqlite://lostfound.db",
         global = true
     )]
@@ -54,7 +56,7 @@ pub struct Config {
 
     /// Redis shared by several nodes (e.g. `redis://127.0.0.1:6379`): real-time messages
     /// then reach clients on every node. Without it the node serves its own clients only.
-    #[arg(long, env = "REDIS_URL")]
+    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
 
     /// Other web origins whose pages may use the API and the real-time interface with a
@@ -188,7 +190,7 @@ pub struct LimitsConfig {
 pub struct MailConfig {
     /// The SMTP server notifications are emailed through: `smtp://[USER:PASSWORD@]HOST[:PORT]`
     /// (add `?tls=required` for STARTTLS) or `smtps://…` (TLS from the start). Unset: no email.
-    #[arg(long, env = "LOSTFOUND_SMTP_URL", requires = "mail_from", value_parser = SmtpUrl::parse)]
+    #[arg(long, env = "LOSTFOUND_SMTP_URL", hide_env_values = true, requires = "mail_from", value_parser = SmtpUrl::parse)]
     pub smtp_url: Option<SmtpUrl>,
 
     /// The sender of notification emails, e.g. `Lost and found <lost@example.edu>`.
