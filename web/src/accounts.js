@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
+import { latestOnly } from "./latest.js";
 
 export class Accounts {
   constructor(state) {
@@ -17,6 +18,8 @@ export class Accounts {
     this.count = document.getElementById("accounts-count");
     this.form = document.getElementById("account-form");
     this.form.addEventListener("submit", (event) => this.create(event));
+    // Changes made in quick succession each read the list: only the last answer shows.
+    this.fetch = latestOnly(() => api("GET", "/api/users"));
     /** Each shown account's heading, by id: where focus goes back after a change. */
     this.headings = new Map();
   }
@@ -40,11 +43,13 @@ export class Accounts {
   async refresh(focusId) {
     let accounts;
     try {
-      accounts = await api("GET", "/api/users");
+      accounts = await this.fetch();
     } catch (error) {
       showError(error.message);
       return;
     }
+    // Logged out while the list was on its way: it is not for the next person.
+    if (!this.state.user?.isAdmin) return;
     this.headings.clear();
     this.list.replaceChildren(...accounts.map((account) => this.card(account)));
     this.count.textContent = accounts.length === 1 ? "1 account" : `${accounts.length} accounts`;

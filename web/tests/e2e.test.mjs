@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, frameWhere, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, useService, valueIs,
+  count, frameWhere, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, unlabelledFields,
+  useService, valueIs,
 } from "./harness.mjs";
 
 // A 64×48 red PNG with a white disc: the report form scales it and sends it as a JPEG.
@@ -536,12 +537,7 @@ test("every control is reachable by keyboard", async () => {
   await page.locator("#view-report").waitFor();
   await page.waitForFunction(() => location.hash === "#/report");
   // Every form control has a label.
-  const unlabelled = await page.evaluate(() =>
-    [...document.querySelectorAll("input, select, textarea")]
-      .filter((el) => el.type !== "hidden" && el.labels.length === 0 && !el.getAttribute("aria-label"))
-      .map((el) => el.name || el.id),
-  );
-  assert.deepEqual(unlabelled, []);
+  assert.deepEqual(await unlabelledFields(page), []);
 
   // Browse: from the search box, Tab reaches every filter in order, then the map, its
   // markers and the list; Enter on an item in the list opens it.

@@ -178,6 +178,15 @@ export async function login(page, id, pw) {
   await page.locator("#signed-in").waitFor();
 }
 
+/** The page's form fields that have no label, by name or id. */
+export function unlabelledFields(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("input, select, textarea")]
+      .filter((el) => el.type !== "hidden" && el.labels.length === 0 && !el.getAttribute("aria-label"))
+      .map((el) => el.name || el.id),
+  );
+}
+
 /** Waits until `locator` matches exactly `n` elements. */
 export async function count(locator, n) {
   if (n > 0) await locator.nth(n - 1).waitFor({ state: "attached" });

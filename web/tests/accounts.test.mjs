@@ -1,0 +1,306 @@
+// Accounts in the browser: staff create, change, disable and enable accounts, set new
+// passwords and unlock them; every user changes their own password; the review screen shows
+// an item's history. Each test makes the accounts it changes, so the demo ones stay as they are.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  count, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, unlabelledFields,
+  useService,
+} from "./harness.mjs";
+
+const service = useService();
+const open = (path, options) => service.open(path, options);
+const asAdmin = () => signIn(service.base, "admin", "admin-demo-pass");
+
+/** The card of the account named `name` on the Accounts screen. */
+function accountCard(page, name) {
+  return page.locator("#account-list > li").filter({ has: page.getByRole("heading", { name, exact: true }) });
+}
+
+/** A login from outside the browser; resolves with the answer's status. */
+async function loginStatus(id, pw) {
+  const response = await fetch(`${service.base}/api/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ id, pw }),
+  });
+  return response.status;
+}
+
+/** Waits until the focused element's text is `text`. */
+function focusedIs(page, text) {
+  return page.waitForFunction((text) => document.activeElement?.textContent === text, text);
+}
+
+test("an administrator creates an account, the new user logs in, and staff change its name, email and role", async () => {
+  // The taken id is the point of the first try: its 409 is expected.
+  const page = await open("/", { allowedErrors: ["409 POST /api/users"] });
+  await login(page, "admin", "admin-demo-pass");
+  await page.getByRole("navigation").getByRole("link", { name: "Accounts" }).click();
+  await accountCard(page, "Alice Student").getByText("alice · no email").waitFor();
+  await page.locator("#accounts-count", { hasText: "3 accounts" }).waitFor();
+
+  const form = page.locator("#account-form");
+  await form.getByLabel("User id").fill("alice");
+  await form.getByLabel("Name").fill("Carol Example");
+  await form.getByLabel("Password").fill("carol-first-pass");
+  await form.getByLabel("Email").fill("carol@example.org");
+  await form.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("alert").getByText("User already exists").waitFor();
+  await form.getByLabel("User id").fill("carol");
+  await form.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("status").getByText("Account “carol” is created: Carol Example can log in now.").waitFor();
+  const card = accountCard(page, "Carol Example");
+  await card.getByText("carol · carol@example.org · created").waitFor();
+  await card.locator(".state", { hasText: "User" }).waitFor();
+  await count(card.locator(".state", { hasText: "Disabled" }), 0);
+  assert.equal(await form.getByLabel("User id").inputValue(), "", "the form is emptied");
+  await page.locator("#accounts-count", { hasText: "4 accounts" }).waitFor();
+
+  const user = await open("/");
+  await login(user, "carol", "carol-first-pass");
+  await user.locator("#user-name", { hasText: /^Carol Example$/ }).waitFor();
+  await count(user.getByRole("navigation").getByRole("link", { name: "Review" }), 0);
+
+  // Edit opens a form on the card, its first field focused.
+  const edit = card.getByRole("button", { name: "Edit" });
+  assert.equal(await edit.getAttribute("aria-expanded"), "false");
+  await edit.click();
+  assert.equal(await edit.getAttribute("aria-expanded"), "true");
+  const editForm = card.getByRole("form", { name: "Edit carol" });
+  await page.waitForFunction(() => document.activeElement?.name === "name");
+  await editForm.getByLabel("Name").fill("Carol Staff");
+  await editForm.getByLabel("Email").fill("");
+  await editForm.getByLabel("Staff").check();
+  await screenshot(page, "accounts-desktop");
+  await editForm.getByRole("button", { name: "Save" }).click();
+  await page.getByText("“carol” is saved.").waitFor();
+  const changed = accountCard(page, "Carol Staff");
+  await changed.getByText("carol · no email").waitFor();
+  await changed.locator(".state", { hasText: "Staff" }).waitFor();
+  await focusedIs(page, "Carol Staff"); // the keyboard stays on the account it changed
+  const [stored] = (await (await asAdmin())("GET", "/api/users")).filter((a) => a.id === "carol");
+  assert.deepEqual([stored.name, stored.email, stored.isAdmin], ["Carol Staff", null, true]);
+
+  // Carol, now staff, sees the staff screens.
+  await user.reload();
+  await user.locator("#user-name", { hasText: "Carol Staff (staff)" }).waitFor();
+  await user.getByRole("navigation").getByRole("link", { name: "Accounts" }).waitFor();
+
+  // Administrators cannot demote, disable or reset themselves here: their card does not offer it.
+  const own = accountCard(page, "Front Desk");
+  await own.getByText("admin (you)").waitFor();
+  await own.getByRole("button", { name: "Edit" }).click();
+  await count(own.getByLabel("Staff"), 0);
+  for (const name of ["Disable", "Reset password"]) await count(own.getByRole("button", { name }), 0);
+  noPageErrors(page);
+  noPageErrors(user);
+});
+
+test("disabling an account ends its sessions at once; enabling it lets its user back in", async () => {
+  await (await asAdmin())("POST", "/api/users", { id: "dave", name: "Dave Example", password: "dave-first-pass" });
+  const user = await open("/#/mine", { allowedErrors: ["403 POST /api/login"] });
+  await login(user, "dave", "dave-first-pass");
+  await user.getByText("You have not reported anything yet.").waitFor();
+
+  const page = await open("/#/accounts");
+  await login(page, "admin", "admin-demo-pass");
+  const card = accountCard(page, "Dave Example");
+  let question;
+  page.once("dialog", (dialog) => {
+    question = dialog.message();
+    dialog.accept();
+  });
+  const disable = card.getByRole("button", { name: "Disable" });
+  assert.equal(await disable.getAttribute("class"), "danger secondary");
+  await disable.click();
+  await page.getByText("“dave” is disabled and logged out everywhere.").waitFor();
+  assert.match(question, /Disable “dave” \(Dave Example\)\? They are logged out at once/);
+  await card.locator(".state", { hasText: "Disabled" }).waitFor();
+  await count(card.getByRole("button", { name: "Disable" }), 0);
+  const enable = card.getByRole("button", { name: "Enable" });
+  assert.equal(await enable.getAttribute("class"), null, "enabling is no danger");
+
+  // Dave's open page: his session is gone, and he cannot log in again.
+  await user.reload();
+  await user.getByText("Log in to see the items you reported.").waitFor();
+  await user.locator("#login-form").waitFor();
+  assert.deepEqual(await user.evaluate(async () => (await fetch("/api/me")).json()), { user: null });
+  await tryLogin(user, "dave", "dave-first-pass");
+  await user.getByRole("alert").getByText("Account disabled").waitFor();
+
+  await enable.click();
+  await page.getByText("“dave” can log in again.").waitFor();
+  await count(card.locator(".state", { hasText: "Disabled" }), 0);
+  await login(user, "dave", "dave-first-pass");
+  await user.getByText("You have not reported anything yet.").waitFor();
+  noPageErrors(page);
+  noPageErrors(user);
+});
+
+test("an administrator sets a new password, and unlocks an account after failed logins", async () => {
+  await (await asAdmin())("POST", "/api/users", { id: "erin", name: "Erin Example", password: "erin-first-pass" });
+  const elsewhere = await signIn(service.base, "erin", "erin-first-pass");
+  const page = await open("/#/accounts");
+  await login(page, "admin", "admin-demo-pass");
+  const card = accountCard(page, "Erin Example");
+  const reset = card.getByRole("button", { name: "Reset password" });
+  await reset.click();
+  assert.equal(await reset.getAttribute("aria-expanded"), "true");
+  const form = card.getByRole("form", { name: "New password for erin" });
+  await form.getByLabel("New password").fill("erin-second-pass");
+  await form.getByRole("button", { name: "Set password" }).click();
+  await page.getByText("“erin” has a new password and is logged out everywhere.").waitFor();
+  assert.deepEqual(await elsewhere("GET", "/api/me"), { user: null }, "her sessions ended");
+  assert.equal(await loginStatus("erin", "erin-first-pass"), 401);
+  const user = await open("/");
+  await login(user, "erin", "erin-second-pass");
+  noPageErrors(user);
+
+  // Five wrong passwords from this address: the next try from here is refused, the right
+  // password too (from a browser that never logged in to her account, so without its
+  // device cookie), until staff unlock the account.
+  for (let n = 0; n < 5; n++) assert.equal(await loginStatus("erin", "not-her-password"), 401);
+  const locked = await open("/", { allowedErrors: ["429 POST /api/login"] });
+  await tryLogin(locked, "erin", "erin-second-pass");
+  await locked.getByRole("alert").getByText("Too many failed login attempts").waitFor();
+  await accountCard(page, "Erin Example").getByRole("button", { name: "Unlock" }).click();
+  await page.getByText("Failed logins of “erin” are forgotten: they can log in again.").waitFor();
+  await login(locked, "erin", "erin-second-pass");
+  noPageErrors(page);
+  noPageErrors(locked);
+});
+
+test("a user changes her own password: only with the current one, and the new one logs her in", async () => {
+  await (await asAdmin())("POST", "/api/users", { id: "fay", name: "Fay Example", password: "fay-first-pass" });
+  const elsewhere = await signIn(service.base, "fay", "fay-first-pass");
+  // The wrong current password is the point of the first try: its 403 is expected.
+  const page = await open("/", { allowedErrors: ["403 POST /api/me/password"] });
+  await login(page, "fay", "fay-first-pass");
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  const toggle = page.getByRole("button", { name: "Change password" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+  await toggle.click();
+  assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+  const form = page.getByRole("form", { name: "Change your password" });
+  await page.waitForFunction(() => document.activeElement?.name === "current");
+  await form.getByLabel("Current password").fill("not-my-password");
+  await form.getByLabel("New password").fill("fay-second-pass");
+  await form.getByRole("button", { name: "Save new password" }).click();
+  await page.getByRole("alert").getByText("Wrong password").waitFor();
+  await screenshot(page, "password-desktop");
+
+  await form.getByLabel("Current password").fill("fay-first-pass");
+  await form.getByRole("button", { name: "Save new password" }).click();
+  await page.getByText("Your password is changed.").waitFor();
+  await form.waitFor({ state: "hidden" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+  // This page has a new session and stays logged in; the others ended.
+  await page.reload();
+  await page.locator("#user-name", { hasText: "Fay Example" }).waitFor();
+  assert.deepEqual(await elsewhere("GET", "/api/me"), { user: null });
+  assert.equal(await loginStatus("fay", "fay-first-pass"), 401);
+  const again = await open("/");
+  await login(again, "fay", "fay-second-pass");
+  // Opened again, the form is empty.
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await toggle.click();
+  assert.equal(await form.getByLabel("Current password").inputValue(), "");
+  noPageErrors(page);
+  noPageErrors(again);
+});
+
+test("the Accounts screen is for staff only, and shows nothing once they log out", async () => {
+  const page = await open("/#/accounts");
+  const hint = page.getByText("Only staff can manage accounts. Log in with a staff account.");
+  await hint.waitFor();
+  const nav = page.getByRole("navigation");
+  await login(page, "admin", "admin-demo-pass");
+  await nav.getByRole("link", { name: "Accounts" }).waitFor();
+  const list = page.locator("#account-list > li");
+  await list.first().waitFor();
+  await hint.waitFor({ state: "hidden" });
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await hint.waitFor();
+  await count(list, 0);
+  await login(page, "alice", "alice-demo-pass");
+  await nav.getByRole("link", { name: "My reports" }).waitFor();
+  await count(nav.getByRole("link", { name: "Accounts" }), 0);
+  await hint.waitFor();
+  assert.equal(await page.locator("#account-form").isVisible(), false);
+  await count(list, 0);
+  noPageErrors(page);
+});
+
+test("Review shows an item's history, opened and closed from the keyboard", async () => {
+  const [admin, alice, bob] = await Promise.all([
+    asAdmin(), signIn(service.base, "alice", "alice-demo-pass"), signIn(service.base, "bob", "bob-demo-pass"),
+  ]);
+  const title = "Grey wool scarf";
+  const item = await bob("POST", "/api/items?fields=id", { title, kind: "found", lat: 51.52, lng: -0.13 });
+  await admin("PATCH", `/api/items/${item.id}?fields=id`, { status: "approved" });
+  await admin("PATCH", `/api/items/${item.id}?fields=id`, { storagePlace: "Desk 4" });
+  const claim = await alice("POST", `/api/items/${item.id}/claims`, { message: "A name tag: A.S." });
+  await admin("PATCH", `/api/claims/${claim.id}`, { status: "accepted" });
+
+  const page = await open("/#/review");
+  await login(page, "admin", "admin-demo-pass");
+  await page.locator("#review-status").selectOption("approved");
+  const card = page.locator("#review-list .review-card", { hasText: title });
+  const toggle = card.getByRole("button", { name: "History" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  const panel = card.getByRole("region", { name: `History of ${title}` });
+  const entries = panel.locator("li");
+  await count(entries, 3);
+  assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+  assert.deepEqual(await entries.locator(".what").allTextContents(), [
+    "approved", "kept at Desk 4", `handed over to alice (claim ${claim.id})`,
+  ]);
+  for (const entry of await entries.all()) await entry.getByText(/^by admin · \S/).waitFor();
+  await screenshot(page, "history-desktop");
+  await page.keyboard.press("Enter");
+  await panel.waitFor({ state: "hidden" });
+  assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+
+  // Whatever else the log records reads as words too, unknown fields as `field: value`.
+  const words = await page.evaluate(async () => {
+    const { describeChange } = await import("/assets/history.js");
+    return [
+      { status: "rejected", storagePlace: null }, { deleted: true }, { created: { title: "Scarf" } },
+      { status: "pending" }, { colour: "grey", size: { cm: 180 } }, "renamed",
+    ].map(describeChange);
+  });
+  assert.deepEqual(words, [
+    "rejected, storage place cleared", "deleted", "reported", "set back to pending review",
+    'colour: grey, size: {"cm":180}', "renamed",
+  ]);
+  noPageErrors(page);
+});
+
+test("accounts, the password form and the history panel fit a phone, every field labelled", async () => {
+  const page = await open("/#/accounts", { size: "phone" });
+  await login(page, "admin", "admin-demo-pass");
+  const card = accountCard(page, "Bob Visitor");
+  await card.getByRole("button", { name: "Edit" }).click();
+  await card.getByRole("button", { name: "Reset password" }).click();
+  await card.getByRole("form", { name: "New password for bob" }).getByLabel("New password").waitFor();
+  await noHorizontalOverflow(page, "Accounts");
+  await screenshot(page, "accounts-phone");
+
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await page.getByRole("button", { name: "Change password" }).click();
+  await page.getByLabel("Current password").waitFor();
+  await noHorizontalOverflow(page, "My reports with the password form");
+
+  await page.getByRole("navigation").getByRole("link", { name: "Review" }).click();
+  const first = page.locator("#review-list .review-card").first();
+  await first.getByRole("button", { name: "History" }).click();
+  await first.locator(".history-list li").first().waitFor();
+  await noHorizontalOverflow(page, "Review with a history open");
+  // The accounts' forms (still on the page) and the password form included.
+  assert.deepEqual(await unlabelledFields(page), [], "every field is labelled");
+  noPageErrors(page);
+});
