@@ -92,8 +92,15 @@ async fn the_same_change_made_at_once_tells_the_reporter_once() {
         (0..30).map(|_| admin.patch(&path, json!({ "status": "rejected", "storagePlace": "Desk 2" }))),
     )
     .await;
-    assert!(answers.iter().all(|(status, _)| *status == StatusCode::OK), "{answers:?}");
-    let told: Vec<Value> = notifications(&alice).await.into_iter().map(|n| n["type"].clone()).collect();
+    assert!(
+        answers.iter().all(|(status, _)| *status == StatusCode::OK),
+        "{answers:?}"
+    );
+    let told: Vec<Value> = notifications(&alice)
+        .await
+        .into_iter()
+        .map(|n| n["type"].clone())
+        .collect();
     assert_eq!(told, [json!("storagePlace"), json!("itemStatus")]);
 }
 
