@@ -1,6 +1,7 @@
 //! Integration tests of the HTTP and real-time interfaces against the real server. One binary, many modules.
 
 mod abuse;
+mod backup;
 mod bad_input;
 mod claims;
 mod cli;
