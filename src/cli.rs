@@ -1,7 +1,10 @@
-//! `lostfound user add|passwd|set-email|list|unlock|remove`: account management from the command line.
-//! Every command says which database it used.
+//! `lostfound user add|passwd|set-email|list|unlock|remove`: account management from the command
+//! line; and `lostfound backup`. Every command says which database it used.
 
-use std::io::{BufRead, IsTerminal};
+use std::{
+    io::{BufRead, IsTerminal},
+    path::Path,
+};
 
 use anyhow::{Context, anyhow, bail};
 
@@ -78,6 +81,13 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             println!("removed '{id}' from {database} and ended their sessions");
         }
     }
+    Ok(())
+}
+
+/// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.
+pub async fn backup(store: &Store, file: &Path) -> anyhow::Result<()> {
+    store.backup_to(file).await?;
+    println!("backed up {} to {}", store.name(), file.display());
     Ok(())
 }
 

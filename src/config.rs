@@ -1,7 +1,7 @@
 //! The command line. Each setting is declared once, as a clap flag with its environment
 //! variable and default: [`Config`] *is* the `serve` command's arguments.
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, path::PathBuf};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -18,6 +18,8 @@ pub enum Command {
     Serve(Box<Config>),
     /// Manage user accounts.
     User(UserArgs),
+    /// Write a consistent copy of a SQLite database, photos included, while the server runs.
+    Backup(BackupArgs),
 }
 
 /// Where the data lives; shared by every command.
@@ -235,6 +237,15 @@ pub struct UserArgs {
 
     #[command(subcommand)]
     pub command: UserCommand,
+}
+
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    /// Where the copy goes; it must not exist yet.
+    pub file: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]

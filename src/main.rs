@@ -38,14 +38,16 @@ async fn main() -> ExitCode {
                 UserCommand::Add { .. } => Create::IfMissing,
                 _ => Create::Never,
             };
-            match Store::connect(&args.database.url, create).await {
-                Ok(store) => {
-                    let result = lostfound::cli::run(&store, args.command).await;
-                    store.close().await;
-                    result
-                }
-                Err(err) => Err(err),
-            }
+            on_store(&args.database.url, create, async |store| {
+                lostfound::cli::run(store, args.command).await
+            })
+            .await
+        }
+        Command::Backup(args) => {
+            on_store(&args.database.url, Create::Never, async |store| {
+                lostfound::cli::backup(store, &args.file).await
+            })
+            .await
         }
     };
     match result {
@@ -59,6 +61,18 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs a command on the database at `url`, then closes it.
+async fn on_store(
+    url: &str,
+    create: Create,
+    command: impl AsyncFnOnce(&Store) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let store = Store::connect(url, create).await?;
+    let result = command(&store).await;
+    store.close().await;
+    result
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

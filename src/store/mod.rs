@@ -4,6 +4,7 @@
 //! `ON CONFLICT`) and run through [`with_pool!`], which expands it once per backend, so each
 //! arm is checked against its own driver and the same integration suite exercises both.
 
+mod backup;
 mod claims;
 mod derived;
 mod error;

@@ -16,8 +16,14 @@ async fn user_command(db: &TestDb, args: &[&str], stdin: Option<&str>) -> Output
 
 /// Runs `lostfound user <args>` on the database at `url`.
 async fn user_command_on(url: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    command_on(url, "user", args, stdin).await
+}
+
+/// Runs `lostfound <command> <args>` on the database at `url`, writing `stdin` (if any) as its
+/// standard input.
+pub async fn command_on(url: &str, command: &str, args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
-        .arg("user")
+        .arg(command)
         .args(args)
         .env("DATABASE_URL", url)
         .env_remove("RUST_LOG")

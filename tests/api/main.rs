@@ -2,6 +2,7 @@
 
 mod abuse;
 mod accounts;
+mod backup;
 mod bad_input;
 mod claims;
 mod cli;

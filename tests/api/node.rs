@@ -6,6 +6,10 @@ use std::{
     time::Duration,
 };
 
+use lostfound::{
+    auth::{Passwords, add_user},
+    store::{Create, Store},
+};
 use tokio::{
     io::{AsyncBufReadExt, AsyncRead, BufReader},
     process::{Child, Command},
@@ -15,6 +19,16 @@ use tokio::{
 use crate::helpers::*;
 
 pub const WAIT: Duration = Duration::from_secs(30);
+
+/// Creates an account directly in the database, before any server runs on it.
+pub async fn add_account(db: &TestDb, id: &str, password: &str) {
+    let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
+    let passwords = Passwords::new().await.unwrap();
+    add_user(&store, &passwords, id, "Process Tester", false, password)
+        .await
+        .unwrap();
+    store.close().await;
+}
 
 /// A running `lostfound serve` with everything it has written so far.
 pub struct Server {

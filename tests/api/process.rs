@@ -6,28 +6,14 @@ use std::{
     time::Duration,
 };
 
-use lostfound::{
-    auth::{Passwords, add_user},
-    demo::DEMO_ACCOUNTS,
-    store::{Create, Store},
-};
+use lostfound::demo::DEMO_ACCOUNTS;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::{
     helpers::*,
-    node::{Server, WAIT},
+    node::{Server, WAIT, add_account},
 };
-
-/// Creates an account directly in the database, before any server runs on it.
-async fn add_account(db: &TestDb, id: &str, password: &str) {
-    let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
-    let passwords = Passwords::new().await.unwrap();
-    add_user(&store, &passwords, id, "Process Tester", false, password)
-        .await
-        .unwrap();
-    store.close().await;
-}
 
 #[tokio::test]
 async fn demo_mode_seeds_an_empty_database_once() {
