@@ -340,6 +340,22 @@ mod tests {
     }
 
     #[test]
+    fn every_setting_is_in_the_operations_guide() {
+        let guide = include_str!("../docs/operations.md");
+        let variables: Vec<String> = Config::command()
+            .get_arguments()
+            .filter_map(|arg| arg.get_env().map(|env| env.to_string_lossy().into_owned()))
+            .collect();
+        assert!(variables.len() >= 20, "{variables:?}");
+        for variable in variables {
+            assert!(
+                guide.contains(&format!("| `{variable}` |")),
+                "docs/operations.md lacks {variable}"
+            );
+        }
+    }
+
+    #[test]
     fn test_configuration_has_the_declared_defaults() {
         let config = Config::for_tests("sqlite://x.db");
         assert_eq!((config.database.url.as_str(), config.bind.port()), ("sqlite://x.db", 0));

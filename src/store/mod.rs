@@ -297,9 +297,22 @@ impl Store {
     /// Waits for in-flight queries and closes every connection (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         match &self.db {
-            Db::Sqlite { read, writer, .. } => {
+            Db::Sqlite { read, writer, version } => {
                 read.close().await;
                 writer.close().await;
+                // The version connection stays open while clones of the store live, so the
+                // checkpoint SQLite does at the last close may not come, and the file alone
+                // would lack the latest commits (they would be in `-wal`). It is read-only:
+                // a connection of its own writes them back.
+                let path = version
+                    .lock()
+                    .ok()
+                    .and_then(|conn| conn.path().map(std::path::PathBuf::from));
+                let checkpoint = path
+                    .map(|path| rusqlite::Connection::open(path)?.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);"));
+                if let Some(Err(err)) = checkpoint {
+                    tracing::warn!(error = %err, "could not write the SQLite log back into the database at close");
+                }
             }
             Db::Postgres(pool) => pool.close().await,
         }
