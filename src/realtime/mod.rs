@@ -70,7 +70,8 @@ fn builder(state: AppState, limits: Limits) -> SocketIoBuilder {
 pub struct Server {
     io: Io,
     housekeeping: JoinHandle<()>,
-    notifications: JoinHandle<()>,
+    /// Pushes notifications and closes the sockets of accounts whose sessions ended.
+    accounts: JoinHandle<()>,
 }
 
 enum Io {
@@ -100,13 +101,14 @@ impl Server {
             ));
         // Wrapped once around the router, not around each of its routes (see `http`).
         let committed = state.store.notifications_committed();
-        let (router, io, notifications) = match redis {
+        let ended = state.store.sessions_ended();
+        let (router, io, accounts) = match redis {
             None => {
                 let (layer, io) = builder(state, limits.clone()).build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
                 let service = outer.layer(layer).service(router);
-                let notifications = tokio::spawn(push_notifications(io.clone(), committed));
-                (Router::new().fallback_service(service), Io::Single(io), notifications)
+                let accounts = tokio::spawn(follow_accounts(io.clone(), committed, ended));
+                (Router::new().fallback_service(service), Io::Single(io), accounts)
             }
             Some(redis) => {
                 let (layer, io) = builder(state, limits.clone())
@@ -115,12 +117,8 @@ impl Server {
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
                 let service = outer.layer(layer).service(router);
-                let notifications = tokio::spawn(push_notifications(io.clone(), committed));
-                (
-                    Router::new().fallback_service(service),
-                    Io::Clustered(io),
-                    notifications,
-                )
+                let accounts = tokio::spawn(follow_accounts(io.clone(), committed, ended));
+                (Router::new().fallback_service(service), Io::Clustered(io), accounts)
             }
         };
         let housekeeping = tokio::spawn(forget_quiet_clients(limits));
@@ -129,7 +127,7 @@ impl Server {
             Self {
                 io,
                 housekeeping,
-                notifications,
+                accounts,
             },
         ))
     }
@@ -137,7 +135,7 @@ impl Server {
     /// Disconnects every client of this node.
     pub async fn close(&self) {
         self.housekeeping.abort();
-        self.notifications.abort();
+        self.accounts.abort();
         match &self.io {
             Io::Single(io) => io.close().await,
             Io::Clustered(io) => io.close().await,
@@ -145,19 +143,37 @@ impl Server {
     }
 }
 
-/// Sends each notification this node commits as `notify` to every socket of its user, on
-/// every node (the Redis adapter carries it to the others).
-async fn push_notifications<A: Adapter>(io: SocketIo<A>, mut committed: broadcast::Receiver<Notification>) {
+/// Sends each notification this node commits as `notify` to every socket of its user, and
+/// disconnects every socket of an account whose sessions ended, on every node (the Redis
+/// adapter carries both to the others).
+async fn follow_accounts<A: Adapter>(
+    io: SocketIo<A>,
+    mut committed: broadcast::Receiver<Notification>,
+    mut ended: broadcast::Receiver<String>,
+) {
     loop {
-        match committed.recv().await {
-            Ok(notification) => {
-                let room = events::user_room(&notification.user_id);
-                events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
-            }
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "notifications not pushed live (they are stored and listed)");
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
+        tokio::select! {
+            notification = committed.recv() => match notification {
+                Ok(notification) => {
+                    let room = events::user_room(&notification.user_id);
+                    events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
+                }
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "notifications not pushed live (they are stored and listed)");
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            user = ended.recv() => match user {
+                Ok(user) => {
+                    if let Err(err) = io.to(events::user_room(&user)).disconnect().await {
+                        tracing::warn!(error = %err, "could not disconnect the sockets of an account whose sessions ended");
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "sockets of accounts whose sessions ended were not all disconnected");
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
         }
     }
 }

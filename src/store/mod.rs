@@ -51,6 +51,9 @@ pub struct Store {
     probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
     /// Notifications this process wrote, once committed, for live delivery.
     notified: tokio::sync::broadcast::Sender<Notification>,
+    /// Accounts whose sessions all ended (disabled, password set, removed), once committed,
+    /// so their live connections can be closed too.
+    sessions_ended: tokio::sync::broadcast::Sender<String>,
     /// Whether notifications are also queued to be emailed (only while email is configured,
     /// or the queue would fill up with mail nobody sends).
     mail_outbox: bool,
@@ -159,6 +162,7 @@ impl Store {
             name: name.into(),
             probed: Arc::default(),
             notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
+            sessions_ended: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
             mail_outbox: false,
         })
     }

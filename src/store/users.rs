@@ -67,6 +67,16 @@ const INSERT_USER: &str =
     "INSERT INTO users (id, name, is_admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)";
 
 impl Store {
+    /// Accounts whose sessions this process ends from now on (each id once committed).
+    pub fn sessions_ended(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.sessions_ended.subscribe()
+    }
+
+    /// Tells the listeners that every session of `id` ended (none listening is fine).
+    fn announce_sessions_ended(&self, id: &str) {
+        let _ = self.sessions_ended.send(id.to_owned());
+    }
+
     /// Fails with [`StoreError::Conflict`] when the id is taken.
     pub async fn insert_user(&self, user: &User, password_hash: &str, now: i64) -> Result<(), StoreError> {
         with_pool!(self, write, pool => {
@@ -119,6 +129,9 @@ impl Store {
             }
             Ok(row)
         })?;
+        if row.is_some() && patch.disabled == Some(true) {
+            self.announce_sessions_ended(id);
+        }
         Ok(row.map(Account::from))
     }
 
@@ -166,7 +179,7 @@ impl Store {
 
     /// Sets a new password hash and ends every session of the user. False if no such user.
     pub async fn set_password_hash(&self, id: &str, password_hash: &str) -> Result<bool, StoreError> {
-        with_pool!(self, write, pool => {
+        let found = with_pool!(self, write, pool => {
                         let found = sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
                 .bind(id)
                 .bind(password_hash)
@@ -176,18 +189,26 @@ impl Store {
                 > 0;
             sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *pool).await?;
             Ok(found)
-        })
+        })?;
+        if found {
+            self.announce_sessions_ended(id);
+        }
+        Ok(found)
     }
 
     /// Deletes the user and, by cascade, their sessions; their items stay. False if no such user.
     pub async fn remove_user(&self, id: &str) -> Result<bool, StoreError> {
-        with_pool!(self, write, pool => {
+        let removed = with_pool!(self, write, pool => {
             sqlx::query("DELETE FROM users WHERE id = $1")
                 .bind(id)
                 .execute(&mut *pool)
                 .await
                 .map(|r| r.rows_affected() > 0)
-        })
+        })?;
+        if removed {
+            self.announce_sessions_ended(id);
+        }
+        Ok(removed)
     }
 
     /// True when there are neither users nor items (the demo data fills only such a database).

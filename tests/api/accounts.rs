@@ -5,7 +5,10 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::*;
+use crate::{
+    helpers::*,
+    sio::{Sio, Transport},
+};
 
 async fn me(client: &TestClient) -> Value {
     client.get("/api/me").await.1["user"].clone()
@@ -306,4 +309,36 @@ async fn staff_read_an_items_change_log_even_after_it_is_gone() {
         StatusCode::BAD_REQUEST,
         "Invalid item ID",
     );
+}
+
+#[tokio::test]
+async fn when_an_accounts_sessions_end_its_sockets_close() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    app.add_user("alice", false).await;
+    app.add_user("bob", false).await;
+    let connect = |id: &'static str| {
+        let app = &app;
+        async move {
+            let cookie = session_cookie(app, id).await;
+            Sio::connect_with(app, Transport::Websocket, &[("Cookie", &cookie)]).await
+        }
+    };
+    let (alice, bob) = (connect("alice").await, connect("bob").await);
+    admin.patch("/api/users/alice", json!({ "disabled": true })).await;
+    alice.next("disconnect").await;
+    // Everyone else stays connected.
+    assert_eq!(
+        bob.call("chat:send", json!({ "nick": "Bob", "text": "still here" }))
+            .await["ok"],
+        true
+    );
+
+    // A password reset ends the sessions too.
+    let bob_again = connect("bob").await;
+    admin
+        .post("/api/users/bob/password", json!({ "password": "a-new-password" }))
+        .await;
+    bob.next("disconnect").await;
+    bob_again.next("disconnect").await;
 }

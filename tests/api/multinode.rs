@@ -313,3 +313,20 @@ async fn a_notification_made_on_one_node_reaches_its_user_on_the_other() {
     assert_eq!(pushed["itemId"], item["id"]);
     assert_eq!(alice.get("/api/notifications").await.1[0], pushed);
 }
+
+#[tokio::test]
+async fn disabling_an_account_on_one_node_closes_its_sockets_on_the_other() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let cookie = format!(
+        "sid={}",
+        b.client().login_answer("alice", &password_of("alice")).await.sid()
+    );
+    let on_b = Sio::connect_to(&b.url, Transport::Websocket, &[("Cookie", &cookie)]).await;
+
+    let staff = a.client();
+    assert_eq!(staff.login("admin", &password_of("admin")).await.0, StatusCode::OK);
+    let (status, _) = staff.patch("/api/users/alice", json!({ "disabled": true })).await;
+    assert_eq!(status, StatusCode::OK);
+    on_b.next("disconnect").await;
+}

@@ -75,6 +75,14 @@ impl Sio {
                 let inbox = on_connect.clone();
                 async move { inbox.push("connect".into(), payload).await }.boxed()
             })
+            // The connection closed, by either side: recorded as `disconnect`.
+            .on(Event::Close, {
+                let inbox = inbox.clone();
+                move |payload, _| {
+                    let inbox = inbox.clone();
+                    async move { inbox.push("disconnect".into(), payload).await }.boxed()
+                }
+            })
             // rust_socketio gives the `error` event its own slot; server events come as Text.
             .on(Event::Error, move |payload, _| {
                 let inbox = on_error.clone();
