@@ -355,7 +355,7 @@ async fn unknown_api_routes_are_json_404() {
         (Method::GET, "/api/items/1/extra"),
         (Method::GET, "/api"),
         (Method::GET, "/api/"),
-        (Method::DELETE, "/api/users/alice"),
+        (Method::DELETE, "/api/accounts/alice"),
         (Method::GET, "/no-such-page"),
     ] {
         let request = alice.request(method.clone(), path).json(&json!({}));
