@@ -98,20 +98,10 @@ fn retry_delay(attempts: u32) -> Duration {
 pub async fn send_queued(store: Store, mailer: Mailer, stop: CancellationToken) {
     let mut committed = store.notifications_committed();
     loop {
-        let wait = match send_due(&store, &mailer).await {
-            Ok(()) => match store.next_mail_due().await {
-                Ok(Some(due)) => Duration::from_millis(due.saturating_sub(now_ms()).max(0).unsigned_abs()).min(POLL),
-                Ok(None) => POLL,
-                Err(err) => {
-                    tracing::warn!(error = describe(&err).join(": "), "cannot read the mail outbox");
-                    POLL
-                }
-            },
-            Err(err) => {
-                tracing::warn!(error = describe(err.as_ref()).join(": "), "cannot use the mail outbox");
-                POLL
-            }
-        };
+        let wait = send_due(&store, &mailer).await.unwrap_or_else(|err| {
+            tracing::warn!(error = describe(err.as_ref()).join(": "), "cannot use the mail outbox");
+            POLL
+        });
         tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep(wait) => {}
@@ -121,13 +111,17 @@ pub async fn send_queued(store: Store, mailer: Mailer, stop: CancellationToken) 
     }
 }
 
-/// Sends every message due now, one at a time.
-async fn send_due(store: &Store, mailer: &Mailer) -> anyhow::Result<()> {
+/// Sends every message due now, one at a time; returns how long to wait before looking again
+/// (until the next message is due, at most [`POLL`]).
+async fn send_due(store: &Store, mailer: &Mailer) -> anyhow::Result<Duration> {
     loop {
         let now = now_ms();
         let lease_until = now + LEASE.as_millis() as i64;
         let Some(mail) = store.take_mail(now, lease_until).await? else {
-            return Ok(());
+            let due = store.next_mail_due().await?;
+            return Ok(due.map_or(POLL, |due| {
+                Duration::from_millis(due.saturating_sub(now_ms()).max(0).unsigned_abs()).min(POLL)
+            }));
         };
         let id = mail.notification.id;
         let result = match mailer.compose(&mail) {

@@ -59,7 +59,7 @@ async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     // Everything the filters select: paging and `fields` do not apply to a table.
     let request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
-    let header_row = stream::once(async { rows(&[]) });
+    let header_row = stream::once(async { header_row() });
     let items = state
         .store
         .stream_items(request.filter, None, BATCH)
@@ -75,15 +75,20 @@ async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery
         .into_response())
 }
 
-/// `items` as CSV rows; none: the header row.
+/// The header row.
+fn header_row() -> Bytes {
+    csv_bytes(|csv| csv.write_record(COLUMNS))
+}
+
+/// `items` as CSV rows.
 fn rows(items: &[Item]) -> Bytes {
+    csv_bytes(|csv| items.iter().try_for_each(|item| csv.write_record(row(item))))
+}
+
+/// What `write` writes, as CSV bytes.
+fn csv_bytes(write: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -> Bytes {
     let mut csv = csv::Writer::from_writer(Vec::new());
-    let written = if items.is_empty() {
-        csv.write_record(COLUMNS)
-    } else {
-        items.iter().try_for_each(|item| csv.write_record(row(item)))
-    };
-    written.expect("writing CSV to memory cannot fail");
+    write(&mut csv).expect("writing CSV to memory cannot fail");
     Bytes::from(csv.into_inner().expect("writing CSV to memory cannot fail"))
 }
 
