@@ -21,6 +21,12 @@ const LIBRARY_FILES: &[&str] = &[
     "leaflet.markercluster/dist/leaflet.markercluster.js",
     "leaflet.markercluster/dist/MarkerCluster.css",
     "socket.io-client/dist/socket.io.esm.min.js",
+    // What a Socket.IO server serves at /socket.io/ for pages written for one.
+    "socket.io-client/dist/socket.io.esm.min.js.map",
+    "socket.io-client/dist/socket.io.js",
+    "socket.io-client/dist/socket.io.js.map",
+    "socket.io-client/dist/socket.io.min.js",
+    "socket.io-client/dist/socket.io.min.js.map",
 ];
 
 /// Files worth compressing, by extension (images are compressed already).

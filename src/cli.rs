@@ -6,13 +6,14 @@ use std::{
     path::Path,
 };
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{Context, bail};
 
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::UserCommand,
-    domain::Email,
-    store::Store,
+    domain::{Email, ImportedAccount, NewAccount, Password},
+    store::{ImportOutcome, Store},
+    time::now_ms,
 };
 
 pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
@@ -25,17 +26,13 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             email,
             password_stdin,
         } => {
-            // Checked before anything is written.
-            let email = email
-                .as_deref()
-                .map(Email::parse)
-                .transpose()
-                .map_err(|err| anyhow!(err.message))?;
-            let password = read_password(password_stdin, true)?;
-            let user = add_user(store, &Passwords::new().await?, &id, &name, admin, &password).await?;
+            // The address is checked before the password is asked for.
             if let Some(email) = &email {
-                store.set_email(&user.id, Some(email.as_str())).await?;
+                Email::parse(email)?;
             }
+            let password = read_password(password_stdin, true)?;
+            let account = NewAccount::new(&id, &name, &password, admin, email.as_deref())?;
+            let user = add_user(store, &Passwords::new().await?, &account).await?.user;
             let role = if user.is_admin { "administrator" } else { "user" };
             println!("added {role} '{}' ({}) to {database}", user.id, user.name);
         }
@@ -43,17 +40,18 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             if store.user(&id).await?.is_none() {
                 bail!("no user '{id}' in {database}");
             }
-            let password = read_password(password_stdin, true)?;
+            let password = Password::parse(&read_password(password_stdin, true)?)?;
             set_password(store, &Passwords::new().await?, &id, &password).await?;
             println!("password changed for '{id}' in {database}; their sessions have ended");
         }
         UserCommand::SetEmail { id, email } => {
-            let email = Email::parse(&email).map_err(|err| anyhow!(err.message))?;
+            let email = Email::parse(&email)?;
             if !store.set_email(&id, Some(email.as_str())).await? {
                 bail!("no user '{id}' in {database}");
             }
             println!("'{id}' in {database} gets notifications at {}", email.as_str());
         }
+        UserCommand::Import { file, mail } => import(store, &file, mail.smtp_url.is_some()).await?,
         UserCommand::List => {
             let users = store.list_users().await?;
             println!("Accounts in {database}:");
@@ -80,6 +78,55 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             }
             println!("removed '{id}' from {database} and ended their sessions");
         }
+    }
+    Ok(())
+}
+
+/// `lostfound user import FILE`: creates the accounts the file lists that do not exist yet,
+/// and says what it did, line by line for the rows it refused.
+async fn import(store: &Store, file: &Path, welcome: bool) -> anyhow::Result<()> {
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let (mut created, mut mailed, mut existing, mut refused) = (0, 0, 0, Vec::new());
+    for (n, record) in rows.records().enumerate() {
+        let line = n + 1;
+        let record = record.with_context(|| format!("{} line {line} is not CSV", file.display()))?;
+        let fields: Vec<&str> = record.iter().collect();
+        // A header row, if the file has one.
+        if line == 1 && fields.first().is_some_and(|f| f.trim().eq_ignore_ascii_case("id")) {
+            continue;
+        }
+        match ImportedAccount::parse(&fields) {
+            Ok(account) => match store.import_account(&account, welcome, now_ms()).await? {
+                ImportOutcome::Created { mailed: sent } => {
+                    created += 1;
+                    mailed += usize::from(sent);
+                }
+                ImportOutcome::Exists => existing += 1,
+            },
+            Err(err) => refused.push(format!("  line {line}: {}", err.message)),
+        }
+    }
+    let database = store.name();
+    println!(
+        "imported {} into {database}: {created} created, {existing} already there, {} refused",
+        file.display(),
+        refused.len()
+    );
+    if welcome {
+        println!("{mailed} new accounts will be mailed a link to choose their password");
+    } else if created > 0 {
+        println!(
+            "email is not set up (LOSTFOUND_SMTP_URL): the {created} new accounts have no password yet; \
+             staff set one (lostfound user passwd ID, or the Accounts screen), or, once email works, \
+             \"Forgot password?\" mails a link"
+        );
+    }
+    for line in &refused {
+        println!("{line}");
     }
     Ok(())
 }

@@ -84,6 +84,9 @@ pub struct Config {
     #[command(flatten)]
     pub mail: MailConfig,
 
+    #[command(flatten)]
+    pub accounts: AccountsConfig,
+
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
     pub demo: bool,
@@ -96,6 +99,30 @@ impl Config {
         let command = Self::command().mut_args(|arg| arg.env(None));
         let matches = command.get_matches_from(["lostfound", "--bind", "127.0.0.1:0", "--database-url", database_url]);
         Self::from_arg_matches(&matches).expect("the defaults are valid")
+    }
+
+    /// Whether links can be mailed (to verify an address, to set a password): email is set
+    /// up, and the public URL the links point to is known.
+    pub fn mails_links(&self) -> bool {
+        self.mail.smtp_url.is_some() && self.public_url.is_some()
+    }
+
+    /// Refuses account settings that cannot work: sign-up mails links (it needs email and the
+    /// public URL), and single sign-on sends people back to the public URL.
+    pub fn check_accounts(&self) -> anyhow::Result<()> {
+        if self.accounts.signup.is_open() && (self.mail.smtp_url.is_none() || self.public_url.is_none()) {
+            anyhow::bail!(
+                "LOSTFOUND_SIGNUP mails a link to verify each address: it needs LOSTFOUND_SMTP_URL, \
+                 LOSTFOUND_MAIL_FROM and LOSTFOUND_PUBLIC_URL"
+            );
+        }
+        if self.accounts.oidc_issuer.is_some() && self.public_url.is_none() {
+            anyhow::bail!(
+                "LOSTFOUND_OIDC_ISSUER needs LOSTFOUND_PUBLIC_URL: the provider sends people back to \
+                 PUBLIC_URL/api/oidc/callback"
+            );
+        }
+        Ok(())
     }
 
     /// Cookies are `Secure` when the service is published over HTTPS.
@@ -223,6 +250,84 @@ impl std::fmt::Debug for SmtpUrl {
     }
 }
 
+/// How people get accounts besides staff making them: signing up, single sign-on.
+#[derive(Debug, Clone, Args)]
+pub struct AccountsConfig {
+    /// Who may sign up: `off`, `open` (anyone with an email address), or the email domains
+    /// allowed, comma-separated (`uni.example,staff.uni.example`; their subdomains too).
+    /// Needs email (LOSTFOUND_SMTP_URL) and LOSTFOUND_PUBLIC_URL for the links it mails.
+    #[arg(long, env = "LOSTFOUND_SIGNUP", default_value = "off", value_parser = SignupPolicy::parse)]
+    pub signup: SignupPolicy,
+
+    /// Single sign-on (OpenID Connect): the provider's issuer URL, e.g.
+    /// `https://login.uni.example/realms/campus`. Needs LOSTFOUND_PUBLIC_URL: the provider sends
+    /// people back to PUBLIC_URL/api/oidc/callback.
+    #[arg(long, env = "LOSTFOUND_OIDC_ISSUER", requires_all = ["oidc_client_id", "oidc_client_secret"])]
+    pub oidc_issuer: Option<String>,
+
+    /// The client id this service has at the provider.
+    #[arg(long, env = "LOSTFOUND_OIDC_CLIENT_ID")]
+    pub oidc_client_id: Option<String>,
+
+    /// The client secret this service has at the provider.
+    #[arg(long, env = "LOSTFOUND_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+
+    /// The words on the button: "Log in with …".
+    #[arg(long, env = "LOSTFOUND_OIDC_NAME", default_value = "single sign-on")]
+    pub oidc_name: String,
+
+    /// Members of this group (the ID token's `groups` claim) are administrators, and others
+    /// not, set at each sign-on; unset, sign-on changes nobody's role.
+    #[arg(long, env = "LOSTFOUND_OIDC_ADMIN_GROUP")]
+    pub oidc_admin_group: Option<String>,
+}
+
+/// Who may sign up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignupPolicy {
+    Off,
+    Open,
+    /// Addresses of these domains (lower case), or of their subdomains.
+    Domains(Vec<String>),
+}
+
+impl SignupPolicy {
+    fn parse(value: &str) -> Result<Self, String> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "off" => Ok(Self::Off),
+            "open" => Ok(Self::Open),
+            list => {
+                let domains: Vec<String> = list
+                    .split(',')
+                    .map(|domain| domain.trim().trim_start_matches('@').trim_start_matches('.').to_owned())
+                    .filter(|domain| !domain.is_empty())
+                    .collect();
+                if domains.iter().all(|d| d.contains('.') && !d.contains(['@', ' ', '/'])) {
+                    Ok(Self::Domains(domains))
+                } else {
+                    Err("expected off, open, or email domains such as uni.example,staff.uni.example".into())
+                }
+            }
+        }
+    }
+
+    pub fn is_open(&self) -> bool {
+        *self != Self::Off
+    }
+
+    /// Whether an address of `domain` (lower case) may sign up.
+    pub fn admits(&self, domain: &str) -> bool {
+        match self {
+            Self::Off => false,
+            Self::Open => true,
+            Self::Domains(domains) => domains
+                .iter()
+                .any(|allowed| domain == allowed || domain.ends_with(&format!(".{allowed}"))),
+        }
+    }
+}
+
 impl LimitsConfig {
     /// Seconds as a duration; 0 is no limit.
     pub fn seconds(value: u64) -> Option<std::time::Duration> {
@@ -271,6 +376,15 @@ pub enum UserCommand {
         id: String,
         #[arg(long)]
         password_stdin: bool,
+    },
+    /// Create the accounts a CSV file lists (`id,name,email,role`; role `user` or `admin`),
+    /// skipping those that exist: run again, it changes nothing. With email set up
+    /// (LOSTFOUND_SMTP_URL, as the server has it), each new account is mailed a link to
+    /// choose its password.
+    Import {
+        file: PathBuf,
+        #[command(flatten)]
+        mail: MailConfig,
     },
     /// List all accounts.
     List,
@@ -330,6 +444,20 @@ mod tests {
         ] {
             assert!(parse_public_url(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn signup_policies() {
+        assert_eq!(SignupPolicy::parse("off"), Ok(SignupPolicy::Off));
+        assert_eq!(SignupPolicy::parse("Open"), Ok(SignupPolicy::Open));
+        let domains = SignupPolicy::parse("uni.example, @staff.uni.example").unwrap();
+        assert!(
+            domains.admits("uni.example") && domains.admits("cs.uni.example") && domains.admits("staff.uni.example")
+        );
+        assert!(
+            !domains.admits("notuni.example") && !domains.admits("example") && !SignupPolicy::Off.admits("uni.example")
+        );
+        assert!(SignupPolicy::parse("uni").is_err());
     }
 
     #[test]

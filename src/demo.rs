@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::{
     auth::{Passwords, add_user},
-    domain::{ItemKind, ItemPatch, ItemStatus, NewItem},
+    domain::{ItemKind, ItemPatch, ItemStatus, NewAccount, NewItem},
     store::Store,
     time::now_ms,
 };
@@ -151,7 +151,7 @@ pub async fn seed(store: &Store, passwords: &Passwords) -> anyhow::Result<bool> 
         return Ok(false);
     }
     for (id, name, admin, password) in DEMO_ACCOUNTS {
-        add_user(store, passwords, id, name, admin, password).await?;
+        add_user(store, passwords, &NewAccount::new(id, name, password, admin, None)?).await?;
     }
     for (n, demo) in DEMO_ITEMS.iter().enumerate() {
         let (lat, lng, radius) = demo.place;

@@ -15,6 +15,7 @@ use axum::{
 use serde_json::json;
 
 use crate::{
+    causes::describe,
     config::Mode,
     domain::{ClaimRefusal, ItemNotFound, ValidationError},
     store::StoreError,
@@ -44,8 +45,11 @@ pub enum AppError {
     NotFound(&'static str),
     #[error("Request body too large")]
     PayloadTooLarge,
-    #[error("Too many failed login attempts, try again later")]
-    TooManyRequests { retry_after_secs: u64 },
+    #[error("{message}")]
+    TooManyRequests {
+        message: &'static str,
+        retry_after_secs: u64,
+    },
     #[error("Service temporarily unavailable")]
     Unavailable(#[source] anyhow::Error),
     #[error("Internal server error")]
@@ -53,6 +57,14 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// 429 for a login throttled after failed attempts.
+    pub fn failed_logins(retry_after_secs: u64) -> Self {
+        Self::TooManyRequests {
+            message: "Too many failed login attempts, try again later",
+            retry_after_secs,
+        }
+    }
+
     pub fn invalid(message: impl Into<Cow<'static, str>>) -> Self {
         Self::Validation {
             message: message.into(),
@@ -145,7 +157,7 @@ impl IntoResponse for AppError {
         }
         let report = self.report();
         let mut response = (self.status(), Json(report.body(Mode::Production))).into_response();
-        if let Self::TooManyRequests { retry_after_secs } = self {
+        if let Self::TooManyRequests { retry_after_secs, .. } = self {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
@@ -211,40 +223,5 @@ fn name_of(status: StatusCode) -> &'static str {
         StatusCode::SERVICE_UNAVAILABLE => "UnavailableError",
         s if s.is_server_error() => "InternalError",
         _ => "RequestError",
-    }
-}
-
-/// An error and its causes, one line each, leaving out a cause whose text the line before
-/// already says (many errors repeat their source in their own message).
-pub fn describe(err: &(dyn std::error::Error + 'static)) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut next = Some(err);
-    while let Some(err) = next {
-        let text = err.to_string();
-        if !lines.last().is_some_and(|last| last.contains(&text)) {
-            lines.push(text);
-        }
-        next = err.source();
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use anyhow::Context;
-
-    use super::*;
-
-    #[test]
-    fn causes_are_listed_once() {
-        let io = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "Connection refused");
-        let err = Err::<(), _>(io)
-            .context("cannot reach it: Connection refused")
-            .context("cannot start")
-            .unwrap_err();
-        assert_eq!(
-            describe(err.as_ref()),
-            ["cannot start", "cannot reach it: Connection refused"]
-        );
     }
 }

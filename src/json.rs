@@ -1,19 +1,27 @@
 //! JSON shapes that both edges speak: a notification is listed over HTTP and pushed as the
-//! `notify` event in the same form.
+//! `notify` event in the same form; a user is shown by the session endpoints and as the
+//! sender of a message.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 
-use crate::{domain::Notification, time::format_ms};
+use crate::{
+    domain::{Notification, User},
+    time::format_ms,
+};
 
 /// `{ id, type, itemId, text, created_at, read }`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Notification)]
 pub struct NotificationJson<'a> {
     id: i64,
+    /// `itemStatus`, `storagePlace`, `match`, `claimReceived` or `claimDecided`.
     #[serde(rename = "type")]
     kind: &'a str,
     #[serde(rename = "itemId")]
     item_id: Option<i64>,
     text: &'a str,
+    #[schema(format = DateTime)]
     created_at: String,
     read: bool,
 }
@@ -27,6 +35,26 @@ impl<'a> From<&'a Notification> for NotificationJson<'a> {
             text: &notification.text,
             created_at: format_ms(notification.created_at),
             read: notification.read,
+        }
+    }
+}
+
+/// A user as the session endpoints show it: `{ id, name, isAdmin }`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = User)]
+pub struct UserJson<'a> {
+    id: &'a str,
+    name: &'a str,
+    #[serde(rename = "isAdmin")]
+    is_admin: bool,
+}
+
+impl<'a> From<&'a User> for UserJson<'a> {
+    fn from(user: &'a User) -> Self {
+        Self {
+            id: &user.id,
+            name: &user.name,
+            is_admin: user.is_admin,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub mod cache;
+pub mod causes;
 pub mod cli;
 pub mod config;
 pub mod cpu;
@@ -19,6 +20,7 @@ pub mod metrics;
 pub mod net;
 pub mod origins;
 pub mod realtime;
+pub mod redis;
 pub mod server;
 pub mod state;
 pub mod store;
@@ -28,12 +30,12 @@ use std::{future::Future, net::SocketAddr, time::Duration};
 
 use anyhow::Context;
 use axum::Router;
-use tokio::net::TcpListener;
-use tower::Layer;
+use tokio::{net::TcpListener, sync::watch};
+use tower::ServiceBuilder;
 
 use crate::{
+    causes::describe,
     config::{Config, LimitsConfig},
-    error::describe,
     state::AppState,
     store::{Create, Store},
 };
@@ -48,6 +50,8 @@ pub struct App {
     realtime: realtime::Server,
     /// Set when notifications are emailed.
     mailer: Option<mail::Mailer>,
+    /// What this node's mail sender has done, when there is one.
+    mail_progress: watch::Sender<mail::Progress>,
     /// Set when metrics are served.
     metrics: Option<(TcpListener, &'static metrics_exporter_prometheus::PrometheusHandle)>,
 }
@@ -56,11 +60,13 @@ impl App {
     /// Opens (and migrates) the database, connects to Redis when configured, and binds the
     /// listening socket.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
+        config.check_accounts()?;
         let mailer = mail::Mailer::from_config(&config.mail, config.public_url.as_deref())?;
         let mut store = Store::connect(&config.database.url, Create::IfMissing).await?;
-        if mailer.is_some() {
-            store = store.with_mail_outbox();
+        if let Some(mailer) = &mailer {
+            store = store.with_mail_outbox(mailer.mails_links());
         }
+        store.fold_ids().await?;
         let converted = store
             .convert_legacy_rows()
             .await
@@ -70,7 +76,7 @@ impl App {
         }
         let (redis, redis_health) = match &config.redis_url {
             Some(url) => {
-                let (adapter, health) = realtime::redis::connect(url).await?;
+                let (adapter, health) = redis::connect(url).await?;
                 (Some(adapter), Some(health))
             }
             None => (None, None),
@@ -84,26 +90,30 @@ impl App {
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState::new(config, store, redis_health).await?;
         let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
-        let router = Router::new().fallback_service(http::cors(state.origins.clone()).layer(router));
+        // CORS outermost (long-polling from an allowed origin), then the Socket.IO client script,
+        // which the Socket.IO layer inside would refuse.
+        let outer = ServiceBuilder::new()
+            .layer(http::cors(state.origins.clone()))
+            .layer(axum::middleware::from_fn(http::socket_io_client));
+        let router = Router::new().fallback_service(outer.service(router));
         Ok(Self {
             listener,
             state,
             router,
             realtime,
             mailer,
+            mail_progress: watch::Sender::default(),
             metrics,
         })
     }
 
-    pub fn local_addr(&self) -> SocketAddr {
-        self.listener.local_addr().expect("a bound listener has an address")
+    /// What this node's mail sender has done so far (it sends nothing without email set up).
+    pub fn mail_progress(&self) -> watch::Receiver<mail::Progress> {
+        self.mail_progress.subscribe()
     }
 
-    /// Where metrics are served, when they are.
-    pub fn metrics_addr(&self) -> Option<SocketAddr> {
-        self.metrics
-            .as_ref()
-            .and_then(|(listener, _)| listener.local_addr().ok())
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("a bound listener has an address")
     }
 
     pub fn state(&self) -> &AppState {
@@ -118,9 +128,10 @@ impl App {
             tokio::spawn(metrics::serve(listener, handle, store, self.mailer.is_some()))
         });
         let stop_mail = tokio_util::sync::CancellationToken::new();
-        let mail = self
-            .mailer
-            .map(|mailer| tokio::spawn(mail::send_queued(self.state.store.clone(), mailer, stop_mail.clone())));
+        let mail = self.mailer.map(|mailer| {
+            let store = self.state.store.clone();
+            tokio::spawn(mail::send_queued(store, mailer, stop_mail.clone(), self.mail_progress))
+        });
         let realtime = self.realtime;
         // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
         let shutdown = async move {
@@ -209,6 +220,12 @@ async fn purge_expired_periodically(state: AppState) {
             tracing::warn!(
                 error = describe(&err).join(": "),
                 "could not purge old login throttle windows"
+            );
+        }
+        if let Err(err) = state.store.forget_expired(time::now_ms()).await {
+            tracing::warn!(
+                error = describe(&err).join(": "),
+                "could not purge expired links and logs"
             );
         }
     }

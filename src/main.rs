@@ -3,9 +3,9 @@ use std::{io::IsTerminal, process::ExitCode};
 use clap::Parser;
 use lostfound::{
     App,
+    causes::describe,
     config::{Cli, Command, Config, UserCommand},
     demo,
-    error::describe,
     store::{Create, Store},
 };
 use tracing_subscriber::EnvFilter;
@@ -35,7 +35,7 @@ async fn main() -> ExitCode {
             // Only `add` may create the database: the others, run from the wrong directory,
             // would otherwise leave an empty one behind and report that nothing is there.
             let create = match args.command {
-                UserCommand::Add { .. } => Create::IfMissing,
+                UserCommand::Add { .. } | UserCommand::Import { .. } => Create::IfMissing,
                 _ => Create::Never,
             };
             on_store(&args.database.url, create, async |store| {

@@ -79,6 +79,7 @@ pub async fn listen(bind: SocketAddr) -> anyhow::Result<(TcpListener, &'static P
     let listener = TcpListener::bind(bind)
         .await
         .with_context(|| format!("cannot listen for metrics on {bind}"))?;
+    tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
     Ok((listener, handle))
 }
 

@@ -5,12 +5,12 @@ use std::{ops::Deref, sync::Arc};
 use tokio::sync::Semaphore;
 
 use crate::{
-    auth::{LoginThrottle, Passwords, Sessions},
+    auth::{LoginThrottle, Passwords, Sessions, SingleSignOn},
     cache::AnswerCache,
     config::Config,
     cpu::CpuWork,
     origins::AllowedOrigins,
-    realtime::redis::RedisHealth,
+    redis::RedisHealth,
     store::Store,
 };
 
@@ -37,6 +37,8 @@ pub struct Shared {
     pub list_production: Arc<Semaphore>,
     /// Set when the node shares real-time traffic through Redis.
     pub redis: Option<RedisHealth>,
+    /// Set when single sign-on is configured.
+    pub sso: Option<SingleSignOn>,
     pub config: Arc<Config>,
 }
 
@@ -50,6 +52,7 @@ impl AppState {
             answers: Arc::new(AnswerCache::new(ANSWER_CACHE_BYTES)),
             list_production: Arc::new(Semaphore::new(LIST_PRODUCERS)),
             passwords: Passwords::new().await?,
+            sso: SingleSignOn::from_config(&config.accounts, config.public_url.as_deref())?,
             redis,
             store,
             config: Arc::new(config),

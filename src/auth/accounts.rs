@@ -1,7 +1,7 @@
 //! Account operations shared by the command line, the demo data and the tests.
 
 use crate::{
-    domain::{DisplayName, Password, User, UserId, ValidationError},
+    domain::{Account, NewAccount, Password, ValidationError},
     store::{Store, StoreError},
     time::now_ms,
 };
@@ -22,32 +22,26 @@ pub enum AccountError {
     Other(#[from] anyhow::Error),
 }
 
-pub async fn add_user(
-    store: &Store,
-    passwords: &Passwords,
-    id: &str,
-    name: &str,
-    is_admin: bool,
-    password: &str,
-) -> Result<User, AccountError> {
-    let id = UserId::parse(id)?;
-    let name = DisplayName::parse(name)?;
-    let hash = passwords.hash(Password::parse(password)?).await?;
-    let user = User {
-        id: id.as_str().to_owned(),
-        name: name.as_str().to_owned(),
-        is_admin,
-    };
-    match store.insert_user(&user, &hash, now_ms()).await {
-        Err(StoreError::Conflict(_)) => Err(AccountError::Exists(user.id)),
-        other => Ok(other.map(|()| user)?),
+/// Creates an account (with its address, if it has one) and returns it.
+pub async fn add_user(store: &Store, passwords: &Passwords, account: &NewAccount) -> Result<Account, AccountError> {
+    let hash = passwords.hash(account.password().clone()).await?;
+    match store.insert_user(account, &hash, now_ms()).await {
+        Ok(Some(account)) => Ok(account),
+        // Taken, in any case (or by an account made at the same moment).
+        Ok(None) | Err(StoreError::Conflict(_)) => Err(AccountError::Exists(account.id().as_str().to_owned())),
+        Err(err) => Err(err.into()),
     }
 }
 
 /// Sets a new password, ends the user's sessions and forgets the failed logins counted
 /// against the account.
-pub async fn set_password(store: &Store, passwords: &Passwords, id: &str, password: &str) -> Result<(), AccountError> {
-    let hash = passwords.hash(Password::parse(password)?).await?;
+pub async fn set_password(
+    store: &Store,
+    passwords: &Passwords,
+    id: &str,
+    password: &Password,
+) -> Result<(), AccountError> {
+    let hash = passwords.hash(password.clone()).await?;
     if !store.set_password_hash(id, &hash).await? {
         return Err(AccountError::NotFound(id.to_owned()));
     }

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Context;
 use argon2::{
     Argon2, PasswordHash, PasswordHasher, PasswordVerifier,
     password_hash::{SaltString, rand_core::OsRng},
@@ -38,17 +37,17 @@ impl Passwords {
         tokio::task::spawn_blocking(move || hash_blocking(&password)).await?
     }
 
-    /// True when `password` matches `stored_hash`; with no stored hash, does the same work
+    /// True when `password` matches `stored_hash`. With no stored hash, or one no password
+    /// matches (an account without a password: `store::NO_PASSWORD`), does the same work
     /// against a dummy hash and answers false.
     pub async fn verify(&self, password: String, stored_hash: Option<String>) -> anyhow::Result<bool> {
         let _permit = self.permits.acquire().await?;
         let dummy = self.dummy_hash.clone();
         tokio::task::spawn_blocking(move || {
-            let exists = stored_hash.is_some();
-            let hash = stored_hash.as_deref().unwrap_or(&dummy);
-            let parsed = PasswordHash::new(hash).context("stored password hash is malformed")?;
-            let matches = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
-            Ok(exists && matches)
+            let stored = stored_hash.as_deref().and_then(|hash| PasswordHash::new(hash).ok());
+            let checked = stored.clone().map_or_else(|| PasswordHash::new(&dummy), Ok)?;
+            let matches = Argon2::default().verify_password(password.as_bytes(), &checked).is_ok();
+            Ok(stored.is_some() && matches)
         })
         .await?
     }

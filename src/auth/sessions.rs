@@ -14,7 +14,7 @@ use crate::{
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "sid";
 /// A session ends after this long without use.
-const IDLE_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+pub const IDLE_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 /// `last_seen_at` is written at most this often per session, not on every request.
 const TOUCH_INTERVAL_MS: i64 = 60 * 1000;
 
@@ -22,6 +22,10 @@ const TOUCH_INTERVAL_MS: i64 = 60 * 1000;
 #[derive(Debug, Clone)]
 pub struct Session {
     pub user: User,
+    /// The SHA-256 of its id, as stored: what its end is recorded under.
+    pub key: String,
+    /// When it ends if it is not used before (epoch ms).
+    pub expires_at: i64,
 }
 
 /// The session policy, over the sessions table.
@@ -47,17 +51,24 @@ impl Sessions {
         let Some((user, last_seen)) = self.store.session_user(&hash, now - IDLE_LIMIT_MS).await? else {
             return Ok(None);
         };
-        if now - last_seen >= TOUCH_INTERVAL_MS {
+        let last_seen = if now - last_seen >= TOUCH_INTERVAL_MS {
             self.store.touch_session(&hash, now).await?;
-        }
-        Ok(Some(Session { user }))
+            now
+        } else {
+            last_seen
+        };
+        Ok(Some(Session {
+            user,
+            key: hash,
+            expires_at: last_seen + IDLE_LIMIT_MS,
+        }))
     }
 
     /// Starts a session for `user_id` under a new id, ending the one the request still held;
     /// returns the `Set-Cookie` value that hands the id to the client.
     pub async fn start(&self, user_id: &str, headers: &HeaderMap) -> Result<HeaderValue, StoreError> {
         if let Some(old) = sid_cookie(headers) {
-            self.store.delete_session(&token_hash(&old)).await?;
+            self.store.delete_session(&token_hash(&old), now_ms()).await?;
         }
         let token = Token::generate();
         self.store.insert_session(&token.hash(), user_id, now_ms()).await?;
@@ -67,14 +78,15 @@ impl Sessions {
     /// Ends the request's session, if any; returns the `Set-Cookie` value that clears it.
     pub async fn end(&self, headers: &HeaderMap) -> Result<HeaderValue, StoreError> {
         if let Some(sid) = sid_cookie(headers) {
-            self.store.delete_session(&token_hash(&sid)).await?;
+            self.store.delete_session(&token_hash(&sid), now_ms()).await?;
         }
         Ok(self.cookie("", true))
     }
 
     /// Deletes the sessions that have passed the idle limit.
     pub async fn purge(&self) -> Result<(), StoreError> {
-        self.store.delete_idle_sessions(now_ms() - IDLE_LIMIT_MS).await
+        let now = now_ms();
+        self.store.delete_idle_sessions(now - IDLE_LIMIT_MS, now).await
     }
 
     /// `HttpOnly; SameSite=Lax; Path=/`, `Secure` behind HTTPS. No `Max-Age`: the browser

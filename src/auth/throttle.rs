@@ -39,6 +39,9 @@ const MAX_SPACING_MS: i64 = 30_000;
 const MAX_WAIT_MS: i64 = 10_000;
 /// Attempts allowed from one trusted device in a window.
 const PER_DEVICE: i64 = 10;
+/// Sign-ups, or requests to reset a password, from one address in a window: each may send
+/// mail, and costs a password hash or a database write.
+const REQUESTS_PER_ADDRESS: i64 = 20;
 /// Windows and turns older than this are over; they are purged.
 const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 /// The device cookie, and how long a device stays trusted without logging in.
@@ -67,7 +70,13 @@ pub enum ThrottleDecision {
 /// Forgets every failed attempt counted against an account, from any address (`lostfound
 /// user unlock`, a new password); returns how many counts there were.
 pub async fn unlock(store: &Store, account_id: &str) -> Result<u64, StoreError> {
-    store.clear_account_attempts(&token_hash(account_id)).await
+    store.clear_account_attempts(&account_key(account_id)).await
+}
+
+/// What an account's attempts are counted under: its id folded (ids are case-insensitive)
+/// and hashed, so that any id, however long or odd, makes a short, safe key.
+fn account_key(account_id: &str) -> String {
+    token_hash(&account_id.to_ascii_lowercase())
 }
 
 impl LoginThrottle {
@@ -84,8 +93,7 @@ impl LoginThrottle {
         addr: IpAddr,
         headers: &HeaderMap,
     ) -> Result<ThrottleDecision, StoreError> {
-        // Hashed so that any id, however long or odd, makes a short, safe key.
-        let account = token_hash(account_id);
+        let account = account_key(account_id);
         let now = now_ms();
         if let Some(device) = self.trusted_device(headers, account_id, now).await? {
             let key = format!("dev:{device}");
@@ -145,6 +153,18 @@ impl LoginThrottle {
             .insert_trusted_device(&token.hash(), user_id, now_ms())
             .await?;
         Ok(Some(self.device_cookie(token.value())))
+    }
+
+    /// Counts a request of `kind` (`signup`, `reset`) from `addr`: `Some(seconds to wait)`
+    /// once there were too many in the window. Every request is counted, one write each,
+    /// whatever it asks for: an address with an account takes as long as one without.
+    pub async fn count_request(&self, kind: &str, addr: IpAddr) -> Result<Option<u64>, StoreError> {
+        let key = format!("{kind}:{}", AddressKey::of(addr));
+        let now = now_ms();
+        Ok(match self.count(&key, None, REQUESTS_PER_ADDRESS, now).await? {
+            Some(ThrottleDecision::Refused { retry_after_secs }) => Some(retry_after_secs),
+            _ => None,
+        })
     }
 
     /// Deletes the windows that have long ended and the devices long unused.

@@ -6,8 +6,9 @@ use cookie::Cookie;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-/// A fresh token; its value goes to the client only, never to logs.
-pub(super) struct Token(String);
+/// A fresh token; its value goes to the client (in a cookie or a mailed link) only, never to
+/// logs or the database.
+pub struct Token(String);
 
 impl Token {
     pub fn generate() -> Self {
@@ -25,13 +26,14 @@ impl Token {
     }
 }
 
-/// What the database stores (and looks sessions up by) for a session id or throttle key.
+/// What the database stores (and looks sessions up by) for a session id, a link's token or a
+/// throttle key.
 pub(super) fn token_hash(value: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(value.as_bytes()))
 }
 
 /// The value of the cookie `name`, if the request carries it.
-pub(super) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()

@@ -11,17 +11,19 @@ pub struct Account {
     pub user: User,
     pub email: Option<String>,
     pub disabled: bool,
+    /// False for a sign-up whose address is not verified yet (it cannot log in).
+    pub verified: bool,
     pub created_at: i64,
 }
 
-/// `POST /api/users { id, name, password, isAdmin?, email? }`.
+/// `POST /api/users { id, name, password, isAdmin?, email? }`, or `lostfound user add`.
 #[derive(Debug)]
 pub struct NewAccount {
-    pub id: UserId,
-    pub name: DisplayName,
-    pub password: Password,
-    pub is_admin: bool,
-    pub email: Option<Email>,
+    id: UserId,
+    name: DisplayName,
+    password: Password,
+    is_admin: bool,
+    email: Option<Email>,
 }
 
 impl NewAccount {
@@ -31,24 +33,106 @@ impl NewAccount {
             f.string(key)?
                 .ok_or_else(|| ValidationError::new(key, "Required fields missing"))
         };
+        Self::new(
+            required("id")?,
+            required("name")?,
+            required("password")?,
+            f.boolean("isAdmin")?.unwrap_or(false),
+            f.string("email")?,
+        )
+    }
+
+    /// An account from its parts, each checked (the command line's `user add`).
+    pub fn new(
+        id: &str,
+        name: &str,
+        password: &str,
+        is_admin: bool,
+        email: Option<&str>,
+    ) -> Result<Self, ValidationError> {
         Ok(Self {
-            id: UserId::parse(required("id")?)?,
-            name: DisplayName::parse(required("name")?)?,
-            password: Password::parse(required("password")?)?,
-            is_admin: f.boolean("isAdmin")?.unwrap_or(false),
-            email: f.string("email")?.map(Email::parse).transpose()?,
+            id: UserId::parse(id)?,
+            name: DisplayName::parse(name)?,
+            password: Password::parse(password)?,
+            is_admin,
+            email: email.map(Email::parse).transpose()?,
         })
+    }
+
+    pub fn id(&self) -> &UserId {
+        &self.id
+    }
+
+    pub fn name(&self) -> &DisplayName {
+        &self.name
+    }
+
+    pub fn password(&self) -> &Password {
+        &self.password
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.is_admin
+    }
+
+    pub fn email(&self) -> Option<&Email> {
+        self.email.as_ref()
+    }
+}
+
+/// One row of an accounts file (`lostfound user import`): `id,name,email,role`, the address
+/// optional, the role `user` (the default) or `admin`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ImportedAccount {
+    id: UserId,
+    name: DisplayName,
+    email: Option<Email>,
+    is_admin: bool,
+}
+
+impl ImportedAccount {
+    pub fn parse(fields: &[&str]) -> Result<Self, ValidationError> {
+        let field = |n: usize| fields.get(n).map(|f| f.trim()).filter(|f| !f.is_empty());
+        let required =
+            |n: usize, key: &'static str| field(n).ok_or_else(|| ValidationError::new(key, format!("{key} missing")));
+        let is_admin = match field(3).map(str::to_ascii_lowercase).as_deref() {
+            None | Some("user") => false,
+            Some("admin") => true,
+            Some(_) => return Err(ValidationError::new("role", "role must be user or admin")),
+        };
+        Ok(Self {
+            id: UserId::parse(required(0, "id")?)?,
+            name: DisplayName::parse(required(1, "name")?)?,
+            email: field(2).map(Email::parse).transpose()?,
+            is_admin,
+        })
+    }
+
+    pub fn id(&self) -> &UserId {
+        &self.id
+    }
+
+    pub fn name(&self) -> &DisplayName {
+        &self.name
+    }
+
+    pub fn email(&self) -> Option<&Email> {
+        self.email.as_ref()
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.is_admin
     }
 }
 
 /// `PATCH /api/users/:uid { name?, isAdmin?, email?, disabled? }`: at least one.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct AccountPatch {
-    pub name: Option<DisplayName>,
-    pub is_admin: Option<bool>,
+    name: Option<DisplayName>,
+    is_admin: Option<bool>,
     /// `Some(None)` removes the address.
-    pub email: Option<Option<Email>>,
-    pub disabled: Option<bool>,
+    email: Option<Option<Email>>,
+    disabled: Option<bool>,
 }
 
 impl AccountPatch {
@@ -57,18 +141,30 @@ impl AccountPatch {
         let patch = Self {
             name: f.string("name")?.map(DisplayName::parse).transpose()?,
             is_admin: f.boolean("isAdmin")?,
-            email: match body.get("email") {
-                None => None,
-                Some(Value::Null) => Some(None),
-                Some(Value::String(email)) => Some(Some(Email::parse(email)?)),
-                Some(_) => return Err(ValidationError::new("email", "Invalid email")),
-            },
+            email: body.get("email").map(email_or_none).transpose()?,
             disabled: f.boolean("disabled")?,
         };
         if patch == Self::default() {
             return Err(ValidationError::new("body", "No fields to update"));
         }
         Ok(patch)
+    }
+
+    pub fn name(&self) -> Option<&DisplayName> {
+        self.name.as_ref()
+    }
+
+    pub fn is_admin(&self) -> Option<bool> {
+        self.is_admin
+    }
+
+    /// `None`: unchanged; `Some(None)`: removed.
+    pub fn email(&self) -> Option<Option<&Email>> {
+        self.email.as_ref().map(Option::as_ref)
+    }
+
+    pub fn disabled(&self) -> Option<bool> {
+        self.disabled
     }
 
     /// Whether the change takes administration away from the account (so an administrator
@@ -78,10 +174,56 @@ impl AccountPatch {
     }
 }
 
+/// `PATCH /api/me { email }`: the user's own address, `null` to remove it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct EmailChange(Option<Email>);
+
+impl EmailChange {
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        let email = body.get("email").ok_or_else(invalid_email)?;
+        email_or_none(email).map(Self)
+    }
+
+    /// The new address; `None` removes it.
+    pub fn email(&self) -> Option<&Email> {
+        self.0.as_ref()
+    }
+}
+
+/// An address, or `null` for none; anything else is not an address.
+fn email_or_none(value: &Value) -> Result<Option<Email>, ValidationError> {
+    match value {
+        Value::Null => Ok(None),
+        Value::String(email) => Email::parse(email).map(Some),
+        _ => Err(invalid_email()),
+    }
+}
+
+fn invalid_email() -> ValidationError {
+    ValidationError::new("email", "Invalid email")
+}
+
+/// `POST /api/users/:uid/password { password }`: a new password set by staff.
+#[derive(Debug)]
+pub struct PasswordReset(Password);
+
+impl PasswordReset {
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        let password = Fields(body)
+            .string("password")?
+            .ok_or_else(|| ValidationError::new("password", "Required fields missing"))?;
+        Password::parse(password).map(Self)
+    }
+
+    pub fn password(&self) -> &Password {
+        &self.0
+    }
+}
+
 /// `POST /api/me/password { current, password }`.
 pub struct PasswordChange {
-    pub current: String,
-    pub new: Password,
+    current: String,
+    new: Password,
 }
 
 impl PasswordChange {
@@ -98,6 +240,15 @@ impl PasswordChange {
             current: current.to_owned(),
             new: Password::parse(new)?,
         })
+    }
+
+    /// The password the user says is theirs now, to be verified.
+    pub fn current(&self) -> &str {
+        &self.current
+    }
+
+    pub fn new_password(&self) -> &Password {
+        &self.new
     }
 }
 
@@ -118,7 +269,7 @@ mod tests {
             "No fields to update"
         );
         let patch = AccountPatch::parse(&object(json!({ "email": null, "disabled": true }))).unwrap();
-        assert_eq!((patch.email, patch.disabled), (Some(None), Some(true)));
+        assert_eq!((patch.email(), patch.disabled()), (Some(None), Some(true)));
         assert!(AccountPatch::parse(&object(json!({ "isAdmin": "yes" }))).is_err());
         assert!(
             AccountPatch::parse(&object(json!({ "isAdmin": false })))
@@ -133,12 +284,54 @@ mod tests {
     }
 
     #[test]
+    fn imported_rows() {
+        let row = ImportedAccount::parse(&["ann", " Ann Example ", "ann@uni.example", "Admin"]).unwrap();
+        assert_eq!(
+            (row.id().as_str(), row.name().as_str(), row.is_admin()),
+            ("ann", "Ann Example", true)
+        );
+        let bare = ImportedAccount::parse(&["bob", "Bob"]).unwrap();
+        assert_eq!((bare.email(), bare.is_admin()), (None, false));
+        for (bad, text) in [
+            (&["", "Ann"][..], "id missing"),
+            (&["ann"], "name missing"),
+            (&["ann", "Ann", "nope"], "Invalid email"),
+            (&["ann", "Ann", "", "boss"], "role must be user or admin"),
+        ] {
+            assert_eq!(ImportedAccount::parse(bad).unwrap_err().message, text, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn email_changes() {
+        let set = EmailChange::parse(&object(json!({ "email": " ann@uni.example " }))).unwrap();
+        assert_eq!(set.email().map(Email::as_str), Some("ann@uni.example"));
+        assert_eq!(
+            EmailChange::parse(&object(json!({ "email": null }))).unwrap().email(),
+            None
+        );
+        for bad in [json!({}), json!({ "email": 5 }), json!({ "email": "nope" })] {
+            assert_eq!(EmailChange::parse(&object(bad)).unwrap_err().message, "Invalid email");
+        }
+    }
+
+    #[test]
+    fn password_resets() {
+        assert!(PasswordReset::parse(&object(json!({ "password": "long enough" }))).is_ok());
+        assert_eq!(
+            PasswordReset::parse(&object(json!({}))).unwrap_err().message,
+            "Required fields missing"
+        );
+        assert!(PasswordReset::parse(&object(json!({ "password": "short" }))).is_err());
+    }
+
+    #[test]
     fn new_accounts_need_an_id_a_name_and_a_password() {
         let ok = NewAccount::parse(&object(
             json!({ "id": "ann", "name": "Ann", "password": "long enough" }),
         ))
         .unwrap();
-        assert!(!ok.is_admin && ok.email.is_none());
+        assert!(!ok.is_admin() && ok.email().is_none());
         for bad in [
             json!({ "name": "Ann", "password": "long enough" }),
             json!({ "id": "a b", "name": "Ann", "password": "long enough" }),

@@ -43,9 +43,47 @@ impl FromStr for ClaimStatus {
     }
 }
 
+/// A claim's identifier: a positive 64-bit integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClaimId(i64);
+
+impl ClaimId {
+    pub fn new(id: i64) -> Option<Self> {
+        (id > 0).then_some(Self(id))
+    }
+
+    /// A `:cid` path segment: decimal digits only. What is not a claim id names no claim.
+    pub fn parse(raw: &str) -> Result<Self, ClaimRefusal> {
+        ItemId::parse(raw)
+            .ok()
+            .and_then(|id| Self::new(id.get()))
+            .ok_or(ClaimRefusal::NoClaim)
+    }
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl TryFrom<i64> for ClaimId {
+    type Error = ValidationError;
+
+    fn try_from(id: i64) -> Result<Self, Self::Error> {
+        Self::new(id).ok_or_else(|| ValidationError::new("id", "Invalid claim ID"))
+    }
+}
+
+impl TryFrom<String> for ClaimStatus {
+    type Error = ValidationError;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
-    pub id: i64,
+    pub id: ClaimId,
     pub item_id: ItemId,
     /// The claimant's user id.
     pub claimant: String,
@@ -125,6 +163,14 @@ mod tests {
             json!({ "message": "x".repeat(2_001) }),
         ] {
             assert!(parse_message(&object(bad.clone())).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn claim_ids() {
+        assert_eq!(ClaimId::parse("12").unwrap().get(), 12);
+        for bad in ["0", "-3", "x", ""] {
+            assert_eq!(ClaimId::parse(bad), Err(ClaimRefusal::NoClaim), "{bad:?}");
         }
     }
 

@@ -4,7 +4,7 @@ use std::{fmt, str::FromStr};
 
 use serde_json::{Map, Value, json};
 
-use super::{Fields, NewPhoto, ValidationError, bounded_text};
+use super::{ClaimId, Fields, NewPhoto, ValidationError, bounded_text};
 
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
@@ -197,7 +197,12 @@ impl NewItem {
         let lat = f.number_in("lat", -90.0, 90.0)?;
         let lng = f.number_in("lng", -180.0, 180.0)?;
         let title = bounded_text("title", title.unwrap_or(""), MAX_TITLE)?.ok_or_else(|| missing("title"))?;
-        let photo = f.string("imgData")?.map(NewPhoto::from_data_url).transpose()?;
+        // UniLost's page sends `imgData: ""` when no photo is chosen: empty is none.
+        let photo = f
+            .string("imgData")?
+            .filter(|url| !url.trim().is_empty())
+            .map(NewPhoto::from_data_url)
+            .transpose()?;
         Ok(Self {
             title,
             lat: lat.ok_or_else(|| missing("lat"))?,
@@ -289,12 +294,18 @@ impl ItemPatch {
 #[derive(Debug, Clone, Copy)]
 pub enum ItemChange<'a> {
     Updated(&'a ItemPatch),
+    /// Handed over to the claimant of an accepted claim.
+    HandedOver {
+        claim: ClaimId,
+        to: &'a str,
+    },
     Deleted,
 }
 
 impl ItemChange<'_> {
     /// The log entry: a JSON object of the API's field names and their new values
-    /// (`null` for a cleared storage place), or `{"deleted":true}`.
+    /// (`null` for a cleared storage place), `{"handedOver":{"claim":3,"to":"alice"}}` or
+    /// `{"deleted":true}`.
     pub fn to_json(self) -> String {
         let entry = match self {
             Self::Updated(patch) => {
@@ -307,6 +318,7 @@ impl ItemChange<'_> {
                 }
                 Value::Object(entry)
             }
+            Self::HandedOver { claim, to } => json!({ "handedOver": { "claim": claim.get(), "to": to } }),
             Self::Deleted => json!({ "deleted": true }),
         };
         entry.to_string()
@@ -344,6 +356,15 @@ mod tests {
             (None, None, None, None)
         );
         assert_eq!(item.kind, ItemKind::Lost);
+    }
+
+    #[test]
+    fn an_empty_photo_is_no_photo() {
+        for empty in [json!(""), json!("  "), json!(null)] {
+            let item = new_item(json!({"title": "x", "lat": 0, "lng": 0, "imgData": empty})).unwrap();
+            assert_eq!(item.photo, None);
+        }
+        assert!(new_item(json!({"title": "x", "lat": 0, "lng": 0, "imgData": "data:"})).is_err());
     }
 
     #[test]
@@ -437,5 +458,10 @@ mod tests {
         let p = patch(json!({"storagePlace": "Shelf"})).unwrap();
         assert_eq!(ItemChange::Updated(&p).to_json(), r#"{"storagePlace":"Shelf"}"#);
         assert_eq!(ItemChange::Deleted.to_json(), r#"{"deleted":true}"#);
+        let handed_over = ItemChange::HandedOver {
+            claim: ClaimId::new(3).unwrap(),
+            to: "alice",
+        };
+        assert_eq!(handed_over.to_json(), r#"{"handedOver":{"claim":3,"to":"alice"}}"#);
     }
 }

@@ -10,6 +10,8 @@ use super::{ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words}
 pub const MAX_LIMIT: u32 = 200;
 /// Largest `within`, in meters.
 const MAX_WITHIN_M: f64 = 100_000.0;
+/// Most ids one `ids` filter names.
+const MAX_IDS: usize = 200;
 
 /// Which items: every filter given must hold.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -28,6 +30,8 @@ pub struct ItemFilter {
     pub until: Option<i64>,
     /// Only the items one user reported.
     pub created_by: Option<String>,
+    /// Only these items (empty: any).
+    pub ids: Vec<ItemId>,
 }
 
 /// Items whose circle comes within `within` meters of a point.
@@ -125,11 +129,19 @@ impl ListRequest {
                     .transpose()
                     .map_err(invalid("until", "Invalid until"))?,
                 created_by: given("createdBy").map(str::to_owned),
+                ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
             },
             limit,
             after: given("cursor").map(Cursor::decode).transpose()?,
         })
     }
+}
+
+/// `ids=3,17,42`: 1 to [`MAX_IDS`] item ids.
+fn parse_ids(value: &str) -> Result<Vec<ItemId>, ValidationError> {
+    let ids: Option<Vec<ItemId>> = value.split(',').map(|id| ItemId::parse(id.trim()).ok()).collect();
+    ids.filter(|ids| ids.len() <= MAX_IDS)
+        .ok_or_else(|| ValidationError::new("ids", "Invalid ids"))
 }
 
 fn parse_point(value: &str) -> Option<(f64, f64)> {
@@ -182,6 +194,7 @@ mod tests {
             ("since", "2025-01-17T10:30:00.000Z"),
             ("until", "2025-01-18T00:00:00+01:00"),
             ("createdBy", "alice"),
+            ("ids", "4, 2"),
             ("limit", "20"),
             ("cursor", &token),
         ])
@@ -202,6 +215,7 @@ mod tests {
         );
         assert_eq!((f.since, f.until), (Some(1_737_109_800_000), Some(1_737_154_800_000)));
         assert_eq!(f.created_by.as_deref(), Some("alice"));
+        assert_eq!(f.ids, [ItemId::new(4).unwrap(), ItemId::new(2).unwrap()]);
         assert_eq!((request.limit, request.after), (Some(20), Some(cursor)));
     }
 
@@ -225,6 +239,9 @@ mod tests {
             (&[("until", "2025-01-17")], "Invalid until"),
             (&[("kind", "stolen")], "Invalid kind"),
             (&[("status", "lost")], "Invalid status"),
+            (&[("ids", "1,x")], "Invalid ids"),
+            (&[("ids", "0")], "Invalid ids"),
+            (&[("ids", "1,,2")], "Invalid ids"),
         ] {
             assert_eq!(error(query), text, "{query:?}");
         }

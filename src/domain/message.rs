@@ -2,50 +2,83 @@
 
 use serde_json::Value;
 
-use super::{Fields, ItemId, ValidationError, bounded_text};
+use super::{Fields, ItemId, User, ValidationError, bounded_text};
 
 const MAX_NICK: usize = 50;
 const MAX_TEXT: usize = 2_000;
 /// The nick of a sender who gave none.
 const ANONYMOUS: &str = "Anonymous";
 
+/// A message's identifier, one for the chat and the threads alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MessageId(i64);
+
+impl MessageId {
+    pub fn new(id: i64) -> Option<Self> {
+        (id > 0).then_some(Self(id))
+    }
+
+    /// A path segment: decimal digits only; anything else names no message.
+    pub fn parse(raw: &str) -> Option<Self> {
+        ItemId::parse(raw).ok().and_then(|id| Self::new(id.get()))
+    }
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
 /// A stored message of the chat or of a thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
+    pub id: MessageId,
+    /// Self-declared.
     pub nick: String,
     pub text: String,
     /// Milliseconds since the Unix epoch.
     pub at: i64,
+    /// The logged-in account that sent it (as it is now), if any.
+    pub sender: Option<User>,
 }
 
 /// `chat:send { nick, text }`
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatInput {
-    pub nick: String,
-    pub text: String,
+    nick: String,
+    text: String,
 }
 
 /// `thread:join { itemId }` and `thread:leave { itemId }`
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ThreadRef {
-    pub item_id: ItemId,
+    item_id: ItemId,
 }
 
 /// `thread:send { itemId, nick, text }`
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThreadInput {
-    pub item_id: ItemId,
-    pub nick: String,
-    pub text: String,
+    item_id: ItemId,
+    message: ChatInput,
 }
 
 impl ChatInput {
     pub fn from_payload(payload: &Value) -> Result<Self, ValidationError> {
-        let f = object(payload)?;
+        Self::from_fields(&object(payload)?)
+    }
+
+    fn from_fields(f: &Fields<'_>) -> Result<Self, ValidationError> {
         Ok(Self {
-            nick: nick(&f)?,
-            text: text(&f)?,
+            nick: nick(f)?,
+            text: text(f)?,
         })
+    }
+
+    pub fn nick(&self) -> &str {
+        &self.nick
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 
@@ -55,6 +88,10 @@ impl ThreadRef {
         nick(&f)?;
         Ok(Self { item_id: item_id(&f)? })
     }
+
+    pub fn item_id(&self) -> ItemId {
+        self.item_id
+    }
 }
 
 impl ThreadInput {
@@ -62,9 +99,17 @@ impl ThreadInput {
         let f = object(payload)?;
         Ok(Self {
             item_id: item_id(&f)?,
-            nick: nick(&f)?,
-            text: text(&f)?,
+            message: ChatInput::from_fields(&f)?,
         })
+    }
+
+    pub fn item_id(&self) -> ItemId {
+        self.item_id
+    }
+
+    /// The nick and the text, checked as a chat message's are.
+    pub fn message(&self) -> &ChatInput {
+        &self.message
     }
 }
 
@@ -110,7 +155,7 @@ mod tests {
     #[test]
     fn chat_messages() {
         let m = ChatInput::from_payload(&json!({"nick": " Ann ", "text": " hi "})).unwrap();
-        assert_eq!((m.nick.as_str(), m.text.as_str()), ("Ann", "hi"));
+        assert_eq!((m.nick(), m.text()), ("Ann", "hi"));
         let m = ChatInput::from_payload(&json!({"text": "hi"})).unwrap();
         assert_eq!(m.nick, ANONYMOUS);
         assert_eq!(
@@ -137,12 +182,15 @@ mod tests {
     #[test]
     fn thread_messages() {
         let m = ThreadInput::from_payload(&json!({"itemId": 3, "text": "mine"})).unwrap();
-        assert_eq!((m.item_id.get(), m.nick.as_str()), (3, ANONYMOUS));
+        assert_eq!((m.item_id().get(), m.message().nick()), (3, ANONYMOUS));
         for bad in [json!(0), json!(-1), json!(1.5), json!("3"), json!(null)] {
             let err = ThreadInput::from_payload(&json!({"itemId": bad, "text": "x"})).unwrap_err();
             assert_eq!(err.field, Some("itemId"));
         }
-        assert_eq!(ThreadRef::from_payload(&json!({"itemId": 9})).unwrap().item_id.get(), 9);
+        assert_eq!(
+            ThreadRef::from_payload(&json!({"itemId": 9})).unwrap().item_id().get(),
+            9
+        );
     }
 
     #[test]

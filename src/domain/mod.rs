@@ -12,18 +12,22 @@ mod message;
 mod notification;
 mod photo;
 pub mod search;
+mod signup;
+mod sso;
 mod user;
 
 use std::borrow::Cow;
 
-pub use account::{Account, AccountPatch, NewAccount, PasswordChange};
-pub use claim::{Claim, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
+pub use account::{Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset};
+pub use claim::{Claim, ClaimId, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
 pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, parse_limit};
-pub use message::{ChatInput, Message, ThreadInput, ThreadRef, check_join_payload};
-pub use notification::{Notice, NoticeKind, Notification};
+pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
+pub use notification::{Notice, NoticeKind, Notification, NotificationIds, NotificationPage};
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
+pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
+pub use sso::{SsoClaims, SsoIdentity};
 pub use user::{Credentials, DisplayName, Email, Password, User, UserId};
 
 /// A rejected input: the message clients see and the field it concerns.

@@ -1,6 +1,13 @@
 //! What the service tells people, and in which words.
 
-use super::{ItemId, ItemStatus};
+use serde_json::{Map, Value};
+
+use super::{ItemId, ItemStatus, ValidationError, parse_limit};
+
+/// Notifications a page holds when the request does not say.
+const DEFAULT_PAGE: u32 = 50;
+/// Notifications marked read by one request at most.
+const MAX_IDS: usize = 1_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoticeKind {
@@ -104,4 +111,104 @@ pub struct Notification {
     /// Epoch milliseconds.
     pub created_at: i64,
     pub read: bool,
+}
+
+/// Which page of notifications `GET /api/notifications` asks for: at most `limit` (1–200,
+/// default 50), older than notification `before` when given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotificationPage {
+    limit: u32,
+    before: Option<i64>,
+}
+
+impl NotificationPage {
+    /// Checks the query parameters, given by name.
+    pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
+        let before = param("before")
+            .map(|before| {
+                before
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|id| *id > 0)
+                    .ok_or_else(|| ValidationError::new("before", "Invalid cursor"))
+            })
+            .transpose()?;
+        Ok(Self {
+            limit: param("limit").map(parse_limit).transpose()?.unwrap_or(DEFAULT_PAGE),
+            before,
+        })
+    }
+
+    pub fn limit(self) -> u32 {
+        self.limit
+    }
+
+    pub fn before(self) -> Option<i64> {
+        self.before
+    }
+}
+
+/// The body of `POST /api/notifications/read`: `{ ids: [1, 2, …] }`, positive integers, at
+/// most [`MAX_IDS`] of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotificationIds(Vec<i64>);
+
+impl NotificationIds {
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        body.get("ids")
+            .and_then(Value::as_array)
+            .filter(|ids| ids.len() <= MAX_IDS)
+            .and_then(|ids| {
+                ids.iter()
+                    .map(|id| id.as_i64().filter(|id| *id > 0))
+                    .collect::<Option<Vec<i64>>>()
+            })
+            .map(Self)
+            .ok_or_else(|| ValidationError::new("ids", "Invalid ids"))
+    }
+
+    pub fn as_slice(&self) -> &[i64] {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn page(query: &[(&str, &str)]) -> Result<NotificationPage, ValidationError> {
+        let params: HashMap<&str, &str> = query.iter().copied().collect();
+        NotificationPage::parse(|name| params.get(name).copied())
+    }
+
+    #[test]
+    fn pages_default_to_fifty_and_check_their_cursor() {
+        assert_eq!((page(&[]).unwrap().limit(), page(&[]).unwrap().before()), (50, None));
+        let asked = page(&[("limit", "3"), ("before", "17")]).unwrap();
+        assert_eq!((asked.limit(), asked.before()), (3, Some(17)));
+        assert_eq!(page(&[("limit", "0")]).unwrap_err().message, "Invalid limit");
+        for bad in ["0", "-2", "x"] {
+            assert_eq!(page(&[("before", bad)]).unwrap_err().message, "Invalid cursor");
+        }
+    }
+
+    #[test]
+    fn ids_are_positive_integers_and_bounded() {
+        let object = |v: Value| v.as_object().unwrap().clone();
+        let ids = NotificationIds::parse(&object(json!({ "ids": [3, 1] }))).unwrap();
+        assert_eq!(ids.as_slice(), [3, 1]);
+        let too_many: Vec<i64> = (1..=1_001).collect();
+        for bad in [
+            json!({}),
+            json!({ "ids": [0] }),
+            json!({ "ids": ["1"] }),
+            json!({ "ids": too_many }),
+        ] {
+            assert_eq!(NotificationIds::parse(&object(bad)).unwrap_err().message, "Invalid ids");
+        }
+    }
 }

@@ -18,8 +18,8 @@ pub struct User {
     pub is_admin: bool,
 }
 
-/// What a login sends: an id and a password, both non-empty strings. The id is not checked
-/// against [`UserId`]'s rule here: an id that cannot exist must fail like an unknown one.
+/// What a login sends: an id and a password, both non-empty strings. An id that breaks
+/// [`UserId`]'s rule is not refused: it names no account, and must fail like an unknown one.
 pub struct Credentials {
     id: String,
     password: String,
@@ -39,8 +39,14 @@ impl Credentials {
         })
     }
 
+    /// The id as sent (the throttle counts attempts under it).
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The account the id may name; `None` when no account can have it.
+    pub fn account(&self) -> Option<UserId> {
+        UserId::parse(&self.id).ok()
     }
 
     pub fn password(&self) -> &str {
@@ -124,6 +130,14 @@ impl Email {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The part after `@`, in lower case: what sign-up's allowed domains are matched with.
+    pub fn domain(&self) -> String {
+        self.0
+            .rsplit_once('@')
+            .map_or("", |(_, domain)| domain)
+            .to_ascii_lowercase()
     }
 }
 

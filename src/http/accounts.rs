@@ -8,17 +8,17 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, patch, post},
 };
-use serde_json::{Value, json};
 
 use super::{
     current_user::{Admin, SignedIn},
     extract::JsonObject,
+    schemas,
     session::with_cookies,
-    views::AccountJson,
+    views::{AccountJson, OkJson},
 };
 use crate::{
     auth::{AccountError, add_user, set_password, unlock},
-    domain::{AccountPatch, NewAccount, PasswordChange},
+    domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset},
     error::{AppError, Result},
     state::AppState,
 };
@@ -49,9 +49,9 @@ impl From<AccountError> for AppError {
 /// Every account, by id, with its email address and whether it is disabled.
 #[utoipa::path(get, path = "/api/users", operation_id = "listUsers", tag = "accounts", security(("session" = [])),
     responses(
-        (status = 200, description = "Every account", body = [super::openapi::AccountSchema]),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required", body = super::openapi::ErrorBody),
+        (status = 200, description = "Every account", body = [AccountJson]),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
     ))]
 async fn list(State(state): State<AppState>, _: Admin) -> Result<Response> {
     let accounts = state.store.accounts().await?;
@@ -60,34 +60,17 @@ async fn list(State(state): State<AppState>, _: Admin) -> Result<Response> {
 
 /// Creates an account.
 #[utoipa::path(post, path = "/api/users", operation_id = "createUser", tag = "accounts", security(("session" = [])),
-    request_body = super::openapi::NewAccountBody,
+    request_body = schemas::NewAccountBody,
     responses(
-        (status = 200, description = "The new account", body = super::openapi::AccountSchema),
-        (status = 400, description = "Required fields missing, a bad id, name, password or email", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody),
-        (status = 409, description = "User already exists", body = super::openapi::ErrorBody),
-        (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The new account", body = AccountJson),
+        (status = 400, description = "Required fields missing, a bad id, name, password or email", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 409, description = "User already exists", body = schemas::ErrorBody),
+        (status = 413, response = schemas::TooLarge),
     ))]
 async fn create(State(state): State<AppState>, _: Admin, body: JsonObject) -> Result<Response> {
-    let new = NewAccount::parse(&body.fields)?;
-    let user = add_user(
-        &state.store,
-        &state.passwords,
-        new.id.as_str(),
-        new.name.as_str(),
-        new.is_admin,
-        new.password.expose(),
-    )
-    .await?;
-    if let Some(email) = &new.email {
-        state.store.set_email(&user.id, Some(email.as_str())).await?;
-    }
-    let account = state
-        .store
-        .account(&user.id)
-        .await?
-        .ok_or(AppError::NotFound(USER_NOT_FOUND))?;
+    let account = add_user(&state.store, &state.passwords, &NewAccount::parse(&body.fields)?).await?;
     Ok(Json(AccountJson::from(&account)).into_response())
 }
 
@@ -95,14 +78,14 @@ async fn create(State(state): State<AppState>, _: Admin, body: JsonObject) -> Re
 /// ends its sessions at once.
 #[utoipa::path(patch, path = "/api/users/{uid}", operation_id = "updateUser", tag = "accounts", security(("session" = [])),
     params(("uid" = String, Path, description = "User id")),
-    request_body = super::openapi::AccountPatchBody,
+    request_body = schemas::AccountPatchBody,
     responses(
-        (status = 200, description = "The account", body = super::openapi::AccountSchema),
-        (status = 400, description = "No fields to update, a bad name or email, You cannot demote or disable yourself", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody),
-        (status = 404, description = "User not found", body = super::openapi::ErrorBody),
-        (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The account", body = AccountJson),
+        (status = 400, description = "No fields to update, a bad name or email, You cannot demote or disable yourself", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 404, response = schemas::NoUser),
+        (status = 413, response = schemas::TooLarge),
     ))]
 async fn update(
     State(state): State<AppState>,
@@ -126,58 +109,55 @@ async fn update(
 /// logins are forgotten.
 #[utoipa::path(post, path = "/api/users/{uid}/password", operation_id = "resetPassword", tag = "accounts", security(("session" = [])),
     params(("uid" = String, Path, description = "User id")),
-    request_body = super::openapi::PasswordBody,
+    request_body = schemas::PasswordBody,
     responses(
-        (status = 200, description = "Set", body = super::openapi::Ok),
-        (status = 400, description = "Password must be at least 8 characters, …", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody),
-        (status = 404, description = "User not found", body = super::openapi::ErrorBody),
-        (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "Set", body = OkJson),
+        (status = 400, description = "Password must be at least 8 characters, …", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 404, response = schemas::NoUser),
+        (status = 413, response = schemas::TooLarge),
     ))]
 async fn reset_password(
     State(state): State<AppState>,
     _: Admin,
     Path(uid): Path<String>,
     body: JsonObject,
-) -> Result<Json<Value>> {
-    let password = match body.fields.get("password") {
-        Some(Value::String(password)) => password,
-        _ => return Err(AppError::invalid("Required fields missing")),
-    };
-    set_password(&state.store, &state.passwords, &uid, password).await?;
-    Ok(Json(json!({ "ok": true })))
+) -> Result<Json<OkJson>> {
+    let reset = PasswordReset::parse(&body.fields)?;
+    set_password(&state.store, &state.passwords, &uid, reset.password()).await?;
+    Ok(Json(OkJson::DONE))
 }
 
 /// Forgets the failed logins counted against an account, from every address.
 #[utoipa::path(post, path = "/api/users/{uid}/unlock", operation_id = "unlockUser", tag = "accounts", security(("session" = [])),
     params(("uid" = String, Path, description = "User id")),
     responses(
-        (status = 200, description = "Unlocked", body = super::openapi::Ok),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody),
-        (status = 404, description = "User not found", body = super::openapi::ErrorBody),
+        (status = 200, description = "Unlocked", body = OkJson),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 404, response = schemas::NoUser),
     ))]
-async fn unlock_account(State(state): State<AppState>, _: Admin, Path(uid): Path<String>) -> Result<Json<Value>> {
+async fn unlock_account(State(state): State<AppState>, _: Admin, Path(uid): Path<String>) -> Result<Json<OkJson>> {
     state
         .store
         .account(&uid)
         .await?
         .ok_or(AppError::NotFound(USER_NOT_FOUND))?;
     unlock(&state.store, &uid).await?;
-    Ok(Json(json!({ "ok": true })))
+    Ok(Json(OkJson::DONE))
 }
 
 /// Changes the caller's own password. Every session of the account ends, this one included,
 /// and the caller gets a new one.
 #[utoipa::path(post, path = "/api/me/password", operation_id = "changePassword", tag = "session", security(("session" = [])),
-    request_body = super::openapi::PasswordChangeBody,
+    request_body = schemas::PasswordChangeBody,
     responses(
-        (status = 200, description = "Changed; `Set-Cookie: sid=…` (a new session)", body = super::openapi::Ok),
-        (status = 400, description = "Current password required, Password must be at least 8 characters, …", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Wrong password (or a cross-site request)", body = super::openapi::ErrorBody),
-        (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "Changed; `Set-Cookie: sid=…` (a new session)", body = OkJson),
+        (status = 400, description = "Current password required, Password must be at least 8 characters, …", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, description = "Wrong password (or a cross-site request)", body = schemas::ErrorBody),
+        (status = 413, response = schemas::TooLarge),
     ))]
 async fn change_own_password(
     State(state): State<AppState>,
@@ -188,13 +168,13 @@ async fn change_own_password(
     let change = PasswordChange::parse(&body.fields)?;
     let stored = state
         .store
-        .user_with_password_hash(&session.user.id)
+        .login_record(&session.user.id)
         .await?
-        .map(|(_, hash)| hash);
-    if !state.passwords.verify(change.current, stored).await? {
+        .map(|record| record.password_hash);
+    if !state.passwords.verify(change.current().to_owned(), stored).await? {
         return Err(AppError::NotAllowed("Wrong password"));
     }
-    set_password(&state.store, &state.passwords, &session.user.id, change.new.expose()).await?;
+    set_password(&state.store, &state.passwords, &session.user.id, change.new_password()).await?;
     let cookie = state.sessions.start(&session.user.id, &headers).await?;
-    Ok(with_cookies(Json(json!({ "ok": true })), [cookie]))
+    Ok(with_cookies(Json(OkJson::DONE), [cookie]))
 }

@@ -11,12 +11,13 @@ use axum::{
 use super::{
     current_user::{Admin, SignedIn},
     extract::{JsonObject, Params},
+    schemas,
     views::ClaimJson,
 };
 use crate::{
     auth::Session,
-    domain::{ClaimStatus, ItemId, ItemNotFound, parse_decision, parse_message},
-    error::{AppError, Result},
+    domain::{ClaimId, ClaimStatus, ItemId, ItemNotFound, parse_decision, parse_message},
+    error::Result,
     state::AppState,
     store::ClaimFilter,
     time::now_ms,
@@ -32,13 +33,6 @@ pub fn router() -> Router<AppState> {
         .route("/claims/{cid}", patch(decide).delete(withdraw))
 }
 
-/// A `:cid` path segment: what is not a claim id names no claim.
-fn claim_id(raw: &str) -> Result<i64> {
-    ItemId::parse(raw)
-        .map(ItemId::get)
-        .map_err(|_| AppError::NotFound("Claim not found"))
-}
-
 /// Administrators see every claim; anyone else only their own.
 fn claimant_filter(session: &Session) -> Option<&str> {
     (!session.user.is_admin).then_some(session.user.id.as_str())
@@ -47,12 +41,12 @@ fn claimant_filter(session: &Session) -> Option<&str> {
 /// Claims a found item with a private message.
 #[utoipa::path(post, path = "/api/items/{id}/claims", operation_id = "claimItem", tag = "claims", security(("session" = [])),
     params(("id" = i64, Path, minimum = 1, description = "Item id")),
-    request_body = super::openapi::ClaimBody,
+    request_body = schemas::ClaimBody,
     responses(
-        (status = 200, description = "The new claim, `open`", body = super::openapi::ClaimSchema),
-        (status = 400, description = "Item cannot be claimed, Invalid item ID, or a bad message", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "You reported this item (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody),
-        (status = 409, description = "Claim already open", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The new claim, `open`", body = ClaimJson),
+        (status = 400, description = "Item cannot be claimed, Invalid item ID, or a bad message", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, description = "You reported this item (or a cross-site request)", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem),
+        (status = 409, description = "Claim already open", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
     ))]
 async fn open(
     State(state): State<AppState>,
@@ -73,8 +67,8 @@ async fn open(
 #[utoipa::path(get, path = "/api/items/{id}/claims", operation_id = "listItemClaims", tag = "claims", security(("session" = [])),
     params(("id" = i64, Path, minimum = 1, description = "Item id")),
     responses(
-        (status = 200, description = "Newest first", body = [super::openapi::ClaimSchema]),
-        (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody),
+        (status = 200, description = "Newest first", body = [ClaimJson]),
+        (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 404, response = schemas::NoItem),
     ))]
 async fn of_item(
     State(state): State<AppState>,
@@ -96,8 +90,8 @@ async fn of_item(
 #[utoipa::path(get, path = "/api/claims", operation_id = "listClaims", tag = "claims", security(("session" = [])),
     params(("status" = Option<String>, Query, description = "`open`, `accepted`, `rejected` or `withdrawn`")),
     responses(
-        (status = 200, description = "Newest first, at most 500", body = [super::openapi::ClaimSchema]),
-        (status = 400, description = "Invalid status, Invalid query string", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody),
+        (status = 200, description = "Newest first, at most 500", body = [ClaimJson]),
+        (status = 400, description = "Invalid status, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
     ))]
 async fn list(
     State(state): State<AppState>,
@@ -118,11 +112,11 @@ async fn list(
 /// Accepts (hands the item over) or rejects a claim.
 #[utoipa::path(patch, path = "/api/claims/{cid}", operation_id = "decideClaim", tag = "claims", security(("session" = [])),
     params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
-    request_body = super::openapi::DecisionBody,
+    request_body = schemas::DecisionBody,
     responses(
-        (status = 200, description = "The decided claim", body = super::openapi::ClaimSchema),
-        (status = 400, description = "Invalid status", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (and: Login required, 401)", body = super::openapi::ErrorBody), (status = 404, description = "Claim not found", body = super::openapi::ErrorBody),
-        (status = 409, description = "Claim already decided", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The decided claim", body = ClaimJson),
+        (status = 400, description = "Invalid status", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, response = schemas::AlreadyDecided), (status = 413, response = schemas::TooLarge),
     ))]
 async fn decide(
     State(state): State<AppState>,
@@ -130,7 +124,7 @@ async fn decide(
     Path(cid): Path<String>,
     body: JsonObject,
 ) -> Result<Json<ClaimJson>> {
-    let cid = claim_id(&cid)?;
+    let cid = ClaimId::parse(&cid)?;
     let accept = parse_decision(&body.fields)?;
     let claim = state
         .store
@@ -143,16 +137,16 @@ async fn decide(
 #[utoipa::path(delete, path = "/api/claims/{cid}", operation_id = "withdrawClaim", tag = "claims", security(("session" = [])),
     params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
     responses(
-        (status = 200, description = "The claim, `withdrawn`", body = super::openapi::ClaimSchema),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Not your claim (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Claim not found", body = super::openapi::ErrorBody),
-        (status = 409, description = "Claim already decided", body = super::openapi::ErrorBody),
+        (status = 200, description = "The claim, `withdrawn`", body = ClaimJson),
+        (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your claim (or a cross-site request)", body = schemas::ErrorBody), (status = 404, response = schemas::NoClaim),
+        (status = 409, response = schemas::AlreadyDecided),
     ))]
 async fn withdraw(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Path(cid): Path<String>,
 ) -> Result<Json<ClaimJson>> {
-    let cid = claim_id(&cid)?;
+    let cid = ClaimId::parse(&cid)?;
     let claim = state.store.withdraw_claim(cid, &session.user.id, now_ms()).await??;
     Ok(Json(ClaimJson::from(claim)))
 }

@@ -11,7 +11,7 @@ use axum::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{current_user::Admin, extract::Params, items::LIST_PARAMS};
+use super::{current_user::Admin, extract::Params, items::LIST_PARAMS, schemas};
 use crate::{
     domain::{Item, ListRequest},
     error::Result,
@@ -48,12 +48,12 @@ pub fn router() -> Router<AppState> {
 /// Every item the filters select (those of `GET /api/items`; `limit`, `cursor` and `fields`
 /// are ignored), newest first, one row each.
 #[utoipa::path(get, path = "/api/items.csv", operation_id = "exportItems", tag = "items", security(("session" = [])),
-    params(super::openapi::FilterQuery),
+    params(schemas::FilterQuery),
     responses(
         (status = 200, description = "CSV with a header row; `Content-Disposition: attachment`", content_type = "text/csv", body = String),
-        (status = 400, description = "A bad filter, as for `GET /api/items`", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required", body = super::openapi::ErrorBody),
+        (status = 400, description = "A bad filter, as for `GET /api/items`", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
     ))]
 async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;

@@ -12,9 +12,10 @@ use axum::{
 };
 use serde_json::{Map, Value};
 
-use super::views::ItemKeys;
+use super::fields::ItemKeys;
 use crate::{
     error::{AppError, Result},
+    net::client_address,
     state::AppState,
 };
 
@@ -59,33 +60,23 @@ fn is_json(content_type: Option<&header::HeaderValue>) -> bool {
     essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
-/// The client's address: the peer, or with `trust_proxy` the address the proxy appended last
-/// to `X-Forwarded-For`.
+/// The client's address: the peer, or behind a trusted proxy the address it forwarded (see
+/// [`client_address`]).
 pub struct ClientAddr(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientAddr {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
-        if state.config.trust_proxy {
-            // Only the last entry is the proxy's own; earlier ones are whatever the client sent.
-            let forwarded = parts
-                .headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .next_back()
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .and_then(|a| a.trim().parse::<IpAddr>().ok());
-            if let Some(addr) = forwarded {
-                return Ok(Self(addr));
-            }
-        }
         let ConnectInfo(peer) = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("server started without connect info")))?;
-        Ok(Self(peer.ip()))
+        Ok(Self(client_address(
+            peer.ip(),
+            &parts.headers,
+            state.config.trust_proxy,
+        )))
     }
 }
 

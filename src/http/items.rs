@@ -2,39 +2,36 @@
 
 use axum::{
     Json, Router,
-    body::{Body, Bytes},
+    body::Bytes,
     extract::{Path, RawQuery, State},
     http::{HeaderMap, HeaderName, HeaderValue, header},
     response::{IntoResponse, Response},
     routing::get,
 };
-use futures_util::{Stream, StreamExt, stream};
-use serde_json::json;
-use sha2::{Digest, Sha256};
+use futures_util::stream;
 
 use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Admin, SignedIn},
     extract::{JsonObject, Params},
-    views::{ChangeJson, ItemJson, ItemKey, ItemKeys, MatchJson},
+    item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
+    schemas,
+    views::{ChangeJson, ItemJson, MatchJson, OkJson},
 };
 use crate::{
-    cache::{Answer, AnswerCache},
-    domain::{Cursor, Item, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem, matching},
+    cache::Answer,
+    domain::{Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem, matching},
     error::{AppError, Result},
     state::AppState,
-    store::StoreError,
     time::now_ms,
 };
 
 /// Items read from the database at a time for a whole list.
 const LIST_BATCH: u32 = 100;
-/// Answers up to this size are kept in the answer cache (one with big photos in it is not).
-const MAX_KEPT: usize = 256 * 1024;
 /// Photos may be cached for ever under their versioned URLs.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-pub(super) const LIST_PARAMS: [&str; 12] = [
+pub(super) const LIST_PARAMS: [&str; 13] = [
     "status",
     "limit",
     "cursor",
@@ -47,6 +44,7 @@ pub(super) const LIST_PARAMS: [&str; 12] = [
     "until",
     "fields",
     "createdBy",
+    "ids",
 ];
 
 pub fn router() -> Router<AppState> {
@@ -59,20 +57,12 @@ pub fn router() -> Router<AppState> {
         .route("/items/{id}/history", get(history))
 }
 
-/// A short, stable digest of some text, for ETags.
-fn digest(text: &str) -> String {
-    Sha256::digest(text.as_bytes())[..6]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Items, newest first: whole (streamed) or a page at a time.
-#[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(super::openapi::FilterQuery, super::openapi::PageQuery),
+#[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(schemas::FilterQuery, schemas::PageQuery, schemas::FieldsQuery),
     responses(
-        (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [super::openapi::Item]),
-        (status = 304, description = "Not modified (`If-None-Match`)"),
-        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, fields or query string", body = super::openapi::ErrorBody),
+        (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [schemas::Item]),
+        (status = 304, response = schemas::NotModified),
+        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, ids, fields or query string", body = schemas::ErrorBody),
     ))]
 async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
@@ -137,194 +127,8 @@ fn next_link(raw: Option<&str>, next: Cursor) -> HeaderValue {
         .expect("an encoded query is a valid header value")
 }
 
-/// The JSON array of every item `batches` yields, produced as it is sent: one batch (or, with
-/// photos, one item) at a time, a bounded number of lists at once, and nothing produced
-/// while the client is not reading. No database connection is held between batches.
-fn stream_list(
-    state: AppState,
-    batches: impl Stream<Item = Result<Vec<Item>, StoreError>> + Send + 'static,
-    keys: ItemKeys,
-    keep: Keep,
-) -> Body {
-    let (chunks, body) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(1);
-    tokio::spawn(async move {
-        if let Err(err) = produce_list(&state, batches, &keys, &chunks, keep).await {
-            // The status is sent; cutting the body short is how the client learns.
-            tracing::error!(error = %err, "a list answer failed part-way");
-            let _ = chunks
-                .send(Err(std::io::Error::other("the list could not be completed")))
-                .await;
-        }
-    });
-    Body::from_stream(stream::unfold(body, |mut body| async move {
-        body.recv().await.map(|chunk| (chunk, body))
-    }))
-}
-
-type Chunks = tokio::sync::mpsc::Sender<std::io::Result<Bytes>>;
-
-/// A copy of a small answer as it is sent, to keep in the answer cache once whole.
-struct Keep {
-    version: i64,
-    request: String,
-    headers: Vec<(HeaderName, HeaderValue)>,
-    parts: Vec<Bytes>,
-    size: usize,
-}
-
-impl Keep {
-    fn new(version: i64, request: String, headers: &[(HeaderName, HeaderValue)]) -> Self {
-        Self {
-            version,
-            request,
-            headers: headers.to_vec(),
-            parts: Vec::new(),
-            size: 0,
-        }
-    }
-
-    /// Copies `part`; an answer past [`MAX_KEPT`] is not kept.
-    fn copy(&mut self, part: &Bytes) {
-        self.size += part.len();
-        if self.size <= MAX_KEPT {
-            self.parts.push(part.clone());
-        }
-    }
-
-    fn done(self, answers: &AnswerCache) {
-        if self.size <= MAX_KEPT {
-            let body = Bytes::from(self.parts.concat());
-            answers.put(
-                self.version,
-                self.request,
-                Answer {
-                    headers: self.headers,
-                    body,
-                },
-            );
-        }
-    }
-}
-
-/// A kept answer, or 304 when the client has it already.
-fn send_kept(answer: Answer, request: &HeaderMap) -> Response {
-    let tag = answer.headers.iter().find(|(name, _)| name == header::ETAG);
-    if let Some((_, tag)) = tag.filter(|(_, tag)| matches(request, tag)) {
-        return not_modified([(header::ETAG, tag.clone())]);
-    }
-    let mut response = Body::from(answer.body).into_response();
-    response.headers_mut().extend(answer.headers);
-    response
-}
-
-async fn produce_list(
-    state: &AppState,
-    batches: impl Stream<Item = Result<Vec<Item>, StoreError>>,
-    keys: &ItemKeys,
-    chunks: &Chunks,
-    mut keep: Keep,
-) -> Result<()> {
-    let mut batches = std::pin::pin!(batches);
-    let mut first = true;
-    loop {
-        let batch = {
-            let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
-            match batches.next().await {
-                Some(batch) => batch?,
-                None => break,
-            }
-        };
-        if batch.is_empty() {
-            continue;
-        }
-        // Without photos a batch is a few hundred kilobytes at most: one chunk. With them,
-        // each photo on its own.
-        let groups = if keys.contains(ItemKey::ImgData) {
-            apart_from_photos(batch)
-        } else {
-            vec![batch]
-        };
-        for group in groups {
-            let chunk = {
-                let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
-                serialize(state, group, keys, first).await?
-            };
-            first = false;
-            keep.copy(&chunk);
-            if chunks.send(Ok(chunk)).await.is_err() {
-                // The client went away.
-                return Ok(());
-            }
-        }
-    }
-    let end = Bytes::from_static(if first { b"[]" } else { b"]" });
-    keep.copy(&end);
-    let _ = chunks.send(Ok(end)).await;
-    keep.done(&state.answers);
-    Ok(())
-}
-
-/// `items` in order, in groups: each item with a photo alone (a photo may be megabytes), the
-/// items between them together.
-fn apart_from_photos(items: Vec<Item>) -> Vec<Vec<Item>> {
-    let mut groups: Vec<Vec<Item>> = Vec::new();
-    for item in items {
-        match groups.last_mut() {
-            Some(group) if item.photo_version.is_none() && group[0].photo_version.is_none() => group.push(item),
-            _ => groups.push(vec![item]),
-        }
-    }
-    groups
-}
-
-/// Items as the next part of a JSON array: each preceded by `[` (the very first) or `,`.
-async fn serialize(state: &AppState, items: Vec<Item>, keys: &ItemKeys, first: bool) -> Result<Bytes> {
-    let mut photos = Vec::with_capacity(items.len());
-    for item in &items {
-        photos.push(img_data(state, item, keys).await?);
-    }
-    let size = photos.iter().flatten().map(String::len).sum::<usize>() + items.len() * 512;
-    let keys = keys.clone();
-    let chunk = state
-        .cpu
-        .run(size, move || {
-            let mut chunk = Vec::with_capacity(size);
-            for (n, (item, photo)) in items.iter().zip(&photos).enumerate() {
-                chunk.push(if first && n == 0 { b'[' } else { b',' });
-                serde_json::to_writer(&mut chunk, &ItemJson::new(item, &keys, photo.as_deref()))?;
-            }
-            Ok::<_, serde_json::Error>(chunk)
-        })
-        .await?
-        .map_err(anyhow::Error::from)?;
-    Ok(Bytes::from(chunk))
-}
-
-/// The item's photo as a `data:` URL, when the answer shows `imgData` and there is one.
-async fn img_data(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Option<String>> {
-    if !keys.contains(ItemKey::ImgData) || item.photo_version.is_none() {
-        return Ok(None);
-    }
-    let Some(photo) = state.store.photo(item.id).await? else {
-        return Ok(None);
-    };
-    Ok(Some(state.cpu.run(photo.bytes.len(), move || photo.data_url()).await?))
-}
-
-/// One item as an answer: the selected keys, its ETag.
-async fn answer(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Response> {
-    let photo = img_data(state, item, keys).await?;
-    let tag = item_etag(item, keys);
-    Ok(([(header::ETAG, tag)], Json(ItemJson::new(item, keys, photo.as_deref()))).into_response())
-}
-
-/// Names one state of one item in one selection of keys.
-fn item_etag(item: &Item, keys: &ItemKeys) -> HeaderValue {
-    etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag())))
-}
-
-#[utoipa::path(get, path = "/api/items/{id}", operation_id = "getItem", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
-    responses((status = 200, description = "The item", body = super::openapi::Item), (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
+#[utoipa::path(get, path = "/api/items/{id}", operation_id = "getItem", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    responses((status = 200, description = "The item", body = schemas::Item), (status = 304, response = schemas::NotModified), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -353,16 +157,13 @@ async fn read(
         ],
         body,
     };
-    if answer.body.len() <= MAX_KEPT {
-        state.answers.put(version, kept_as, answer.clone());
-    }
-    Ok(send_kept(answer, &HeaderMap::new()))
+    Ok(keep_and_send(&state.answers, version, kept_as, answer))
 }
 
 /// Approved items of the other kind that may be the same object, best first.
 /// Approved items of the other kind that may be the same object, best first (at most 20).
-#[utoipa::path(get, path = "/api/items/{id}/matches", operation_id = "getMatches", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
-    responses((status = 200, description = "Matches", body = [super::openapi::Match]), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
+#[utoipa::path(get, path = "/api/items/{id}/matches", operation_id = "getMatches", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    responses((status = 200, description = "Matches", body = [MatchJson]), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn possible_matches(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -395,12 +196,12 @@ async fn possible_matches(
 }
 
 /// Reports an item; it waits for review (`pending`).
-#[utoipa::path(post, path = "/api/items", operation_id = "createItem", tag = "items", security(("session" = [])), params(super::openapi::FieldsQuery),
-    request_body = super::openapi::NewItem,
+#[utoipa::path(post, path = "/api/items", operation_id = "createItem", tag = "items", security(("session" = [])), params(schemas::FieldsQuery),
+    request_body = schemas::NewItem,
     responses(
-        (status = 200, description = "The new item", body = super::openapi::Item),
-        (status = 400, description = "Required fields missing, a field of the wrong type or out of range, Invalid image, Invalid kind, Invalid fields", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The new item", body = schemas::Item),
+        (status = 400, description = "Required fields missing, a field of the wrong type or out of range, Invalid image, Invalid kind, Invalid fields", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
     ))]
 async fn create(
     State(state): State<AppState>,
@@ -416,12 +217,12 @@ async fn create(
 }
 
 /// Reviews an item: its status and where it is kept.
-#[utoipa::path(patch, path = "/api/items/{id}", operation_id = "updateItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), super::openapi::FieldsQuery),
-    request_body = super::openapi::ItemPatch,
+#[utoipa::path(patch, path = "/api/items/{id}", operation_id = "updateItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    request_body = schemas::ItemPatch,
     responses(
-        (status = 200, description = "The updated item", body = super::openapi::Item),
-        (status = 400, description = "Invalid status, No fields to update, Invalid item ID, Invalid fields", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "The updated item", body = schemas::Item),
+        (status = 400, description = "Invalid status, No fields to update, Invalid item ID, Invalid fields", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoItem), (status = 413, response = schemas::TooLarge),
     ))]
 async fn update(
     State(state): State<AppState>,
@@ -439,15 +240,11 @@ async fn update(
 
 /// Deletes an item with its photo, thread and claims.
 #[utoipa::path(delete, path = "/api/items/{id}", operation_id = "deleteItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id")),
-    responses((status = 200, description = "Deleted", body = super::openapi::Ok), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Admin privileges required (or a cross-site request)", body = super::openapi::ErrorBody), (status = 404, description = "Item not found", body = super::openapi::ErrorBody)))]
-async fn remove(
-    State(state): State<AppState>,
-    Admin(session): Admin,
-    Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>> {
+    responses((status = 200, description = "Deleted", body = OkJson), (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoItem)))]
+async fn remove(State(state): State<AppState>, Admin(session): Admin, Path(id): Path<String>) -> Result<Json<OkJson>> {
     let id = ItemId::parse(&id)?;
     if state.store.delete_item(id, &session.user.id, now_ms()).await? {
-        Ok(Json(json!({ "ok": true })))
+        Ok(Json(OkJson::DONE))
     } else {
         Err(ItemNotFound.into())
     }
@@ -458,11 +255,11 @@ async fn remove(
 #[utoipa::path(get, path = "/api/items/{id}/history", operation_id = "getItemHistory", tag = "items", security(("session" = [])),
     params(("id" = i64, Path, minimum = 1, description = "Item id")),
     responses(
-        (status = 200, description = "The change log", body = [super::openapi::ChangeSchema]),
-        (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody),
-        (status = 401, description = "Login required", body = super::openapi::ErrorBody),
-        (status = 403, description = "Admin privileges required", body = super::openapi::ErrorBody),
-        (status = 404, description = "Item not found (and never changed)", body = super::openapi::ErrorBody),
+        (status = 200, description = "The change log", body = [ChangeJson]),
+        (status = 400, response = schemas::BadItemId),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 404, description = "Item not found (and never changed)", body = schemas::ErrorBody),
     ))]
 async fn history(State(state): State<AppState>, _: Admin, Path(id): Path<String>) -> Result<Json<Vec<ChangeJson>>> {
     let id = ItemId::parse(&id)?;
@@ -483,7 +280,7 @@ enum Picture {
 #[utoipa::path(get, path = "/api/items/{id}/photo", operation_id = "getPhoto", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
     responses(
         (status = 200, description = "The photo", content_type = "image/*", body = Vec<u8>),
-        (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 404, description = "Item not found, or it has no photo", body = super::openapi::ErrorBody),
+        (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
 async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
     picture(state, id, raw, headers, Picture::Photo).await
@@ -492,7 +289,7 @@ async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers:
 #[utoipa::path(get, path = "/api/items/{id}/thumb", operation_id = "getThumbnail", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
     responses(
         (status = 200, description = "The thumbnail (a placeholder without a photo)", content_type = "image/*", body = Vec<u8>),
-        (status = 304, description = "Not modified (`If-None-Match`)"), (status = 400, description = "Invalid item ID", body = super::openapi::ErrorBody), (status = 404, description = "Item not found, or it has no photo", body = super::openapi::ErrorBody),
+        (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
 async fn thumbnail(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
     picture(state, id, raw, headers, Picture::Thumbnail).await

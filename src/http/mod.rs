@@ -8,12 +8,18 @@ mod current_user;
 mod errors;
 mod export;
 mod extract;
+mod fields;
 mod guards;
 mod health;
+mod item_answers;
 mod items;
+mod messages;
 mod notifications;
 mod openapi;
+mod schemas;
 mod session;
+mod signup;
+mod sso;
 mod views;
 mod web;
 
@@ -31,10 +37,11 @@ use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
     timeout::TimeoutLayer,
-    trace::{DefaultOnResponse, TraceLayer},
+    trace::{DefaultOnRequest, DefaultOnResponse, TraceLayer},
 };
 use tracing::Level;
 
+pub use self::web::socket_io_client;
 use crate::{origins::AllowedOrigins, state::AppState};
 
 /// Largest request body accepted (a 5 MiB photo is about 6.7 MiB in base64).
@@ -50,7 +57,10 @@ pub fn router(state: AppState) -> Router {
         .merge(notifications::router())
         .merge(openapi::router())
         .merge(accounts::router())
-        .merge(export::router());
+        .merge(export::router())
+        .merge(signup::router())
+        .merge(messages::router())
+        .merge(sso::router());
     let mut routes = Router::new()
         .nest("/api", api)
         .merge(health::router())
@@ -87,7 +97,8 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
                 .make_span_with(
                     |req: &Request<_>| tracing::info_span!("request", method = %req.method(), path = %req.uri().path()),
                 )
-                .on_request(())
+                // Off by default; `RUST_LOG=tower_http=debug` shows when each request starts.
+                .on_request(DefaultOnRequest::new().level(Level::DEBUG))
                 .on_response(
                     DefaultOnResponse::new()
                         .level(Level::INFO)

@@ -7,18 +7,20 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{get, post},
 };
-use serde_json::{Value, json};
 
 use super::{
     current_user::{SignedIn, Viewer},
     extract::{ClientAddr, JsonObject},
-    views::UserJson,
+    schemas,
+    views::{EmailJson, EmailSavedJson, LoginJson, MeJson, OkJson},
 };
 use crate::{
     auth::ThrottleDecision,
-    domain::{Credentials, Email, UserId},
+    domain::{Credentials, EmailChange},
     error::{AppError, Result},
+    json::UserJson,
     state::AppState,
+    time::now_ms,
 };
 
 pub fn router() -> Router<AppState> {
@@ -30,50 +32,46 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Who is logged in.
-#[utoipa::path(get, path = "/api/me", operation_id = "getMe", tag = "session", responses((status = 200, description = "The user, or `null`", body = super::openapi::MeAnswer)))]
-async fn me(Viewer(session): Viewer) -> Json<serde_json::Value> {
-    Json(json!({ "user": session.as_ref().map(|s| UserJson::from(&s.user)) }))
+#[utoipa::path(get, path = "/api/me", operation_id = "getMe", tag = "session", responses((status = 200, description = "The user, or `null`", body = MeJson)))]
+async fn me(Viewer(session): Viewer) -> Response {
+    let user = session.as_ref().map(|session| UserJson::from(&session.user));
+    Json(MeJson { user }).into_response()
 }
 
-/// `PATCH /api/me { email }`: the address notifications are sent to; `null` removes it.
+/// `PATCH /api/me { email }`: a new address waits for its verification (a link is mailed
+/// to it) while the old one stays in use; `null` removes the address at once.
 #[utoipa::path(patch, path = "/api/me", operation_id = "setEmail", tag = "session", security(("session" = [])),
-    request_body = super::openapi::EmailBody,
+    request_body = schemas::EmailBody,
     responses(
-        (status = 200, description = "Saved", body = super::openapi::EmailSaved),
-        (status = 400, description = "Invalid email", body = super::openapi::ErrorBody), (status = 401, description = "Login required", body = super::openapi::ErrorBody), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "Saved: the address in use, and the one waiting for its verification", body = EmailSavedJson),
+        (status = 400, description = "Invalid email", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
     ))]
-async fn set_email(
-    State(state): State<AppState>,
-    SignedIn(session): SignedIn,
-    body: JsonObject,
-) -> Result<Json<serde_json::Value>> {
-    let email = match body.fields.get("email") {
-        Some(Value::Null) => None,
-        Some(Value::String(email)) => Some(Email::parse(email)?),
-        _ => return Err(AppError::invalid("Invalid email")),
-    };
-    state
+async fn set_email(State(state): State<AppState>, SignedIn(session): SignedIn, body: JsonObject) -> Result<Response> {
+    let change = EmailChange::parse(&body.fields)?;
+    let saved = state
         .store
-        .set_email(&session.user.id, email.as_ref().map(Email::as_str))
+        .change_email(&session.user.id, change.email(), now_ms())
         .await?;
-    Ok(Json(json!({ "ok": true, "email": email.as_ref().map(Email::as_str) })))
+    Ok(Json(EmailSavedJson::new(&saved)).into_response())
 }
 
-/// `GET /api/me/email`: the logged-in user's address, or `null`.
+/// `GET /api/me/email`: the logged-in user's address and the one waiting for its
+/// verification (each `null` when there is none).
 #[utoipa::path(get, path = "/api/me/email", operation_id = "getEmail", tag = "session", security(("session" = [])),
-    responses((status = 200, description = "The address, or `null`", body = super::openapi::EmailAnswer), (status = 401, description = "Login required", body = super::openapi::ErrorBody)))]
-async fn email(State(state): State<AppState>, SignedIn(session): SignedIn) -> Result<Json<serde_json::Value>> {
-    Ok(Json(json!({ "email": state.store.email(&session.user.id).await? })))
+    responses((status = 200, description = "The address, and the one pending", body = EmailJson), (status = 401, response = schemas::LoginRequired)))]
+async fn email(State(state): State<AppState>, SignedIn(session): SignedIn) -> Result<Response> {
+    let addresses = state.store.email_state(&session.user.id).await?;
+    Ok(Json(EmailJson::from(&addresses)).into_response())
 }
 
 /// Starts a session: sets the `sid` cookie.
-#[utoipa::path(post, path = "/api/login", operation_id = "login", tag = "session", request_body = super::openapi::LoginBody,
+#[utoipa::path(post, path = "/api/login", operation_id = "login", tag = "session", request_body = schemas::LoginBody,
     responses(
-        (status = 200, description = "Logged in; `Set-Cookie: sid=…`", body = super::openapi::LoginAnswer),
-        (status = 400, description = "ID and password required", body = super::openapi::ErrorBody),
-        (status = 401, description = "Invalid password", body = super::openapi::ErrorBody),
-        (status = 429, description = "Too many failed logins; see `Retry-After`", body = super::openapi::ErrorBody),
-        (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody), (status = 413, description = "Request body too large", body = super::openapi::ErrorBody),
+        (status = 200, description = "Logged in; `Set-Cookie: sid=…`", body = LoginJson),
+        (status = 400, description = "ID and password required", body = schemas::ErrorBody),
+        (status = 401, description = "Invalid password", body = schemas::ErrorBody),
+        (status = 429, description = "Too many failed logins; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
     ))]
 async fn login(
     State(state): State<AppState>,
@@ -84,47 +82,41 @@ async fn login(
     let credentials = Credentials::parse(&body.fields)?;
     let attempt = match state.throttle.admit(credentials.id(), addr, &headers).await? {
         ThrottleDecision::Allowed(attempt) => attempt,
-        ThrottleDecision::Refused { retry_after_secs } => {
-            return Err(AppError::TooManyRequests { retry_after_secs });
-        }
+        ThrottleDecision::Refused { retry_after_secs } => return Err(AppError::failed_logins(retry_after_secs)),
     };
     // An id that cannot exist is checked like an unknown one: same answer, same work.
-    let record = match UserId::parse(credentials.id()) {
-        Ok(id) => state.store.user_with_password_hash(id.as_str()).await?,
-        Err(_) => None,
+    let record = match credentials.account() {
+        Some(id) => state.store.login_record(id.as_str()).await?,
+        None => None,
     };
-    let (user, stored_hash) = record.unzip();
-    let verified = state
+    let stored_hash = record.as_ref().map(|record| record.password_hash.clone());
+    let matches = state
         .passwords
         .verify(credentials.password().to_owned(), stored_hash)
         .await?;
-    let Some(user) = user.filter(|_| verified) else {
+    let Some(record) = record.filter(|_| matches) else {
         return Err(AppError::Unauthenticated("Invalid password"));
     };
     // Said only to whoever knows the password.
-    if state
-        .store
-        .account(&user.id)
-        .await?
-        .is_some_and(|account| account.disabled)
-    {
+    if record.disabled {
         return Err(AppError::NotAllowed("Account disabled"));
     }
+    if !record.verified {
+        return Err(AppError::NotAllowed("Email not verified"));
+    }
+    let user = record.user;
     let device = state.throttle.succeeded(&attempt, &user.id).await?;
     let session = state.sessions.start(&user.id, &headers).await?;
     let cookies = std::iter::once(session).chain(device);
-    Ok(with_cookies(
-        Json(json!({ "ok": true, "user": UserJson::from(&user) })),
-        cookies,
-    ))
+    Ok(with_cookies(Json(LoginJson::new(&user)), cookies))
 }
 
 /// Ends the session, if any.
 #[utoipa::path(post, path = "/api/logout", operation_id = "logout", tag = "session",
-    responses((status = 200, description = "Logged out", body = super::openapi::Ok), (status = 403, description = "Cross-site request refused", body = super::openapi::ErrorBody)))]
+    responses((status = 200, description = "Logged out", body = OkJson), (status = 403, response = schemas::CrossSite)))]
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response> {
     let cookie = state.sessions.end(&headers).await?;
-    Ok(with_cookies(Json(json!({ "ok": true })), [cookie]))
+    Ok(with_cookies(Json(OkJson::DONE), [cookie]))
 }
 
 pub(super) fn with_cookies(body: impl IntoResponse, cookies: impl IntoIterator<Item = HeaderValue>) -> Response {

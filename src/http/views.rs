@@ -1,113 +1,19 @@
 //! How the service's values look in API answers: the contract's JSON shapes and key names,
-//! the extension keys, and `?fields=` selection.
-
-use std::borrow::Cow;
+//! and the extension keys. Each answer type describes itself in the API document.
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
+use utoipa::ToSchema;
 
+use super::{
+    fields::{ItemKey, ItemKeys},
+    schemas,
+};
 use crate::{
-    domain::{Account, Claim, Item, User},
-    error::AppError,
-    store::ChangeRecord,
+    domain::{Account, Claim, ClaimStatus, Item, User},
+    json::UserJson,
+    store::{ChangeRecord, EmailState},
     time::format_ms,
 };
-
-/// A key of an item in API answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ItemKey {
-    Id,
-    Title,
-    Desc,
-    Cat,
-    ImgData,
-    Lat,
-    Lng,
-    Radius,
-    Status,
-    StoragePlace,
-    CreatedAt,
-    CreatedBy,
-    Kind,
-    PhotoUrl,
-    ThumbUrl,
-    ReturnedAt,
-}
-
-impl ItemKey {
-    /// The contract's twelve keys, in the order answers carry them.
-    pub const CONTRACT: [Self; 12] = [
-        Self::Id,
-        Self::Title,
-        Self::Desc,
-        Self::Cat,
-        Self::ImgData,
-        Self::Lat,
-        Self::Lng,
-        Self::Radius,
-        Self::Status,
-        Self::StoragePlace,
-        Self::CreatedAt,
-        Self::CreatedBy,
-    ];
-    /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 4] = [Self::Kind, Self::PhotoUrl, Self::ThumbUrl, Self::ReturnedAt];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Id => "id",
-            Self::Title => "title",
-            Self::Desc => "desc",
-            Self::Cat => "cat",
-            Self::ImgData => "imgData",
-            Self::Lat => "lat",
-            Self::Lng => "lng",
-            Self::Radius => "radius",
-            Self::Status => "status",
-            Self::StoragePlace => "storagePlace",
-            Self::CreatedAt => "created_at",
-            Self::CreatedBy => "createdBy",
-            Self::Kind => "kind",
-            Self::PhotoUrl => "photoUrl",
-            Self::ThumbUrl => "thumbUrl",
-            Self::ReturnedAt => "returnedAt",
-        }
-    }
-}
-
-/// The keys an answer's items carry: the contract's twelve, or those `?fields=` names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemKeys(Cow<'static, [ItemKey]>);
-
-impl ItemKeys {
-    /// Reads `?fields=k1,k2,…`; without it, the contract's keys.
-    pub fn parse(fields: Option<&str>) -> Result<Self, AppError> {
-        let Some(fields) = fields else {
-            return Ok(Self(Cow::Borrowed(&ItemKey::CONTRACT)));
-        };
-        let invalid = || AppError::invalid("Invalid fields");
-        let mut keys = Vec::new();
-        for name in fields.split(',').map(str::trim) {
-            let key = ItemKey::CONTRACT
-                .into_iter()
-                .chain(ItemKey::EXTENSIONS)
-                .find(|k| k.name() == name)
-                .ok_or_else(invalid)?;
-            if !keys.contains(&key) {
-                keys.push(key);
-            }
-        }
-        Ok(Self(Cow::Owned(keys)))
-    }
-
-    pub fn contains(&self, key: ItemKey) -> bool {
-        self.0.contains(&key)
-    }
-
-    /// Names the selection in ETags: answers with other keys are other representations.
-    pub fn tag(&self) -> String {
-        self.0.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")
-    }
-}
 
 /// An item as an answer shows it: the selected keys, absent values `null`.
 pub struct ItemJson<'a> {
@@ -118,17 +24,21 @@ pub struct ItemJson<'a> {
 }
 
 /// A claim as its claimant and administrators see it (nobody else ever does).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Claim)]
 pub struct ClaimJson {
     id: i64,
     item_id: i64,
     claimant: String,
+    /// Private: only the claimant and administrators get it.
     message: String,
-    status: &'static str,
+    status: ClaimStatusJson,
     #[serde(rename = "created_at")]
+    #[schema(format = DateTime)]
     created_at: String,
     #[serde(rename = "decided_at")]
+    #[schema(format = DateTime)]
     decided_at: Option<String>,
     decided_by: Option<String>,
 }
@@ -136,11 +46,11 @@ pub struct ClaimJson {
 impl From<Claim> for ClaimJson {
     fn from(claim: Claim) -> Self {
         Self {
-            id: claim.id,
+            id: claim.id.get(),
             item_id: claim.item_id.get(),
             claimant: claim.claimant,
             message: claim.message,
-            status: claim.status.as_str(),
+            status: claim.status.into(),
             created_at: format_ms(claim.created_at),
             decided_at: claim.decided_at.map(format_ms),
             decided_by: claim.decided_by,
@@ -148,11 +58,38 @@ impl From<Claim> for ClaimJson {
     }
 }
 
-/// One match of `GET /api/items/:id/matches`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = ClaimStatus)]
+pub enum ClaimStatusJson {
+    Open,
+    Accepted,
+    Rejected,
+    Withdrawn,
+}
+
+impl From<ClaimStatus> for ClaimStatusJson {
+    fn from(status: ClaimStatus) -> Self {
+        match status {
+            ClaimStatus::Open => Self::Open,
+            ClaimStatus::Accepted => Self::Accepted,
+            ClaimStatus::Rejected => Self::Rejected,
+            ClaimStatus::Withdrawn => Self::Withdrawn,
+        }
+    }
+}
+
+/// An item of the other kind that may be the same object (`GET /api/items/:id/matches`).
+#[derive(Serialize, ToSchema)]
+#[schema(as = Match)]
 pub struct MatchJson<'a> {
+    #[schema(value_type = schemas::Item)]
     pub item: ItemJson<'a>,
+    /// How likely, 0–1.
+    #[schema(minimum = 0, maximum = 1)]
     pub score: f64,
+    /// Meters between the two centres.
+    #[schema(minimum = 0)]
     pub distance: f64,
 }
 
@@ -170,8 +107,8 @@ impl Serialize for ItemJson<'_> {
                 .as_ref()
                 .map(|v| format!("/api/items/{}/{kind}?v={v}", item.id))
         };
-        let mut map = serializer.serialize_map(Some(self.keys.0.len()))?;
-        for &key in self.keys.0.iter() {
+        let mut map = serializer.serialize_map(None)?;
+        for key in self.keys.iter() {
             let name = key.name();
             match key {
                 ItemKey::Id => map.serialize_entry(name, &item.id.get()),
@@ -197,12 +134,17 @@ impl Serialize for ItemJson<'_> {
 }
 
 /// An account as staff see it: `{ id, name, isAdmin, email, disabled, created_at }`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Account)]
 pub struct AccountJson<'a> {
     #[serde(flatten)]
     user: UserJson<'a>,
+    #[schema(format = Email)]
     email: Option<&'a str>,
     disabled: bool,
+    /// False for a sign-up whose address is not verified yet: it cannot log in.
+    verified: bool,
+    #[schema(format = DateTime)]
     created_at: String,
 }
 
@@ -212,16 +154,23 @@ impl<'a> From<&'a Account> for AccountJson<'a> {
             user: UserJson::from(&account.user),
             email: account.email.as_deref(),
             disabled: account.disabled,
+            verified: account.verified,
             created_at: format_ms(account.created_at),
         }
     }
 }
 
 /// One entry of an item's change log: `{ by, at, change }`, `change` as recorded.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = Change)]
 pub struct ChangeJson {
+    /// Who: an administrator's user id.
     by: String,
+    #[schema(format = DateTime)]
     at: String,
+    /// What changed, e.g. `{ "status": "approved" }`, `{ "deleted": true }`,
+    /// `{ "handedOver": { "claim": 3, "to": "alice" } }`.
+    #[schema(value_type = Object)]
     change: serde_json::Value,
 }
 
@@ -236,21 +185,78 @@ impl From<ChangeRecord> for ChangeJson {
     }
 }
 
-/// A user as the session endpoints show it: `{ id, name, isAdmin }`.
-#[derive(Serialize)]
-pub struct UserJson<'a> {
-    id: &'a str,
-    name: &'a str,
-    #[serde(rename = "isAdmin")]
-    is_admin: bool,
+/// `{ ok: true }`: done.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Ok)]
+pub struct OkJson {
+    #[schema(value_type = bool, example = true)]
+    ok: bool,
 }
 
-impl<'a> From<&'a User> for UserJson<'a> {
-    fn from(user: &'a User) -> Self {
+impl OkJson {
+    pub const DONE: Self = Self { ok: true };
+}
+
+/// `GET /api/me`: the user, or `null`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Me)]
+pub struct MeJson<'a> {
+    pub user: Option<UserJson<'a>>,
+}
+
+/// `POST /api/login`: `{ ok: true, user }`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = LoggedIn)]
+pub struct LoginJson<'a> {
+    #[schema(value_type = bool, example = true)]
+    ok: bool,
+    user: UserJson<'a>,
+}
+
+impl<'a> LoginJson<'a> {
+    pub fn new(user: &'a User) -> Self {
         Self {
-            id: &user.id,
-            name: &user.name,
-            is_admin: user.is_admin,
+            ok: true,
+            user: user.into(),
+        }
+    }
+}
+
+/// `GET /api/me/email`: `{ email, pending }`: the address in use and the one waiting for its
+/// verification, each `null` when there is none.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Email)]
+pub struct EmailJson<'a> {
+    #[schema(format = Email)]
+    email: Option<&'a str>,
+    #[schema(format = Email)]
+    pending: Option<&'a str>,
+}
+
+impl<'a> From<&'a EmailState> for EmailJson<'a> {
+    fn from(state: &'a EmailState) -> Self {
+        Self {
+            email: state.email.as_deref(),
+            pending: state.pending.as_deref(),
+        }
+    }
+}
+
+/// `PATCH /api/me`: `{ ok: true, email, pending }`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = EmailSaved)]
+pub struct EmailSavedJson<'a> {
+    #[schema(value_type = bool, example = true)]
+    ok: bool,
+    #[serde(flatten)]
+    addresses: EmailJson<'a>,
+}
+
+impl<'a> EmailSavedJson<'a> {
+    pub fn new(state: &'a EmailState) -> Self {
+        Self {
+            ok: true,
+            addresses: state.into(),
         }
     }
 }
@@ -303,8 +309,5 @@ mod tests {
             text,
             r#"{"thumbUrl":"/api/items/7/thumb?v=abc","kind":"found","id":7,"returnedAt":null,"photoUrl":"/api/items/7/photo?v=abc"}"#
         );
-        for bad in ["", "id,", "id,nope", "IMGDATA", " , "] {
-            assert!(ItemKeys::parse(Some(bad)).is_err(), "{bad:?}");
-        }
     }
 }

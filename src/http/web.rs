@@ -3,8 +3,9 @@
 
 use axum::{
     Json, Router,
-    extract::{Path, State},
-    http::{HeaderMap, HeaderValue, header},
+    extract::{Path, Request, State},
+    http::{HeaderMap, HeaderValue, Method, header},
+    middleware::Next,
     response::{IntoResponse, Response},
     routing::get,
 };
@@ -66,6 +67,34 @@ async fn config(State(state): State<AppState>) -> impl IntoResponse {
     ([(header::CACHE_CONTROL, REVALIDATE)], Json(body))
 }
 
+/// The JavaScript client a Socket.IO server serves at `/socket.io/` (with source maps), for
+/// pages written for one: UniLost's loads `/socket.io/socket.io.js`.
+const SOCKET_IO_CLIENT: [&str; 6] = [
+    "socket.io.js",
+    "socket.io.js.map",
+    "socket.io.min.js",
+    "socket.io.min.js.map",
+    "socket.io.esm.min.js",
+    "socket.io.esm.min.js.map",
+];
+
+/// Middleware in front of Socket.IO (which answers everything under `/socket.io/`): serves
+/// its JavaScript client there, as a Socket.IO server does.
+pub async fn socket_io_client(request: Request, next: Next) -> Response {
+    let file = request
+        .uri()
+        .path()
+        .strip_prefix("/socket.io/")
+        .filter(|file| SOCKET_IO_CLIENT.contains(file));
+    match file {
+        Some(file) if request.method() == Method::GET => {
+            let path = format!("socket.io-client/dist/{file}");
+            serve::<LibraryFiles>(&path, LIBRARY_CACHE, request.headers()).into_response()
+        }
+        _ => next.run(request).await,
+    }
+}
+
 /// Content codings the files are stored in besides their own, best first, with the suffix
 /// of their copies.
 const CODINGS: [(&str, &str); 2] = [("br", "br"), ("gzip", "gz")];
@@ -73,7 +102,12 @@ const CODINGS: [(&str, &str); 2] = [("br", "br"), ("gzip", "gz")];
 /// Serves an embedded file, in the best coding the client accepts.
 fn serve<Files: RustEmbed>(path: &str, cache_control: &'static str, request: &HeaderMap) -> Result<Response, AppError> {
     let file = Files::get(path).ok_or(AppError::NotFound("Not found"))?;
-    let mime = HeaderValue::from_str(file.metadata.mimetype()).expect("a MIME type is a valid header value");
+    // Source maps are JSON (mime_guess does not know them).
+    let mime = if path.ends_with(".map") {
+        HeaderValue::from_static("application/json")
+    } else {
+        HeaderValue::from_str(file.metadata.mimetype()).expect("a MIME type is a valid header value")
+    };
     let (coding, file) = CODINGS
         .iter()
         .filter(|(coding, _)| accepts(request, coding))

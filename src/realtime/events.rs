@@ -6,7 +6,7 @@
 //! Everything sent to a socket is counted in its backlog; a socket that lets it grow past
 //! the limit is disconnected (see `outbound`).
 
-use std::borrow::Cow;
+use std::{borrow::Cow, sync::Arc};
 
 use serde::Serialize;
 use serde_json::{Value, json, value::RawValue};
@@ -18,12 +18,14 @@ use socketioxide::{
 };
 
 use super::{
-    connect::{Connection, Limits},
-    views::{MessageJson, ThreadHistory, history},
+    connect::{Connection, Limits, SessionSockets, user_room},
+    names::{StaffNames, same_name},
+    views::{MessageJson, ThreadHistory, ThreadNews, history},
 };
 use crate::{
+    causes::describe,
     domain::{ChatInput, ItemId, ItemNotFound, ThreadInput, ThreadRef, ValidationError, check_join_payload},
-    error::{AppError, describe},
+    error::AppError,
     state::AppState,
     store::StoreError,
     time::now_ms,
@@ -33,6 +35,8 @@ use crate::{
 const FRAMING: usize = 8;
 /// The room of clients found not reading: broadcasts leave them out until they are gone.
 const NOT_READING: &str = "not-reading";
+/// The room of clients that asked for each message's id and sender (and hear of deletions).
+pub(super) const WITH_IDS: &str = "with-ids";
 
 /// Why an event was refused; the text is what the sender is told.
 enum EventError {
@@ -79,6 +83,7 @@ struct Event<A: Adapter> {
     io: SocketIo<A>,
     state: AppState,
     limits: Limits,
+    staff: Arc<StaffNames>,
     connection: Connection,
 }
 
@@ -87,19 +92,29 @@ type Outcome = Result<(), EventError>;
 /// Registers every handler; runs before anything is awaited, so no early event is lost.
 pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
     crate::metrics::socketio_connection(true);
-    // A logged-in client's notifications come to it through its user's room, on any node.
-    if let Some(user) = socket.extensions.get::<Connection>().and_then(|c| c.user_id.clone()) {
-        socket.join(user_room(&user));
+    if let Some(connection) = socket.extensions.get::<Connection>() {
+        // A logged-in client's notifications come to it through its user's room, on any node.
+        if let Some(sender) = &connection.sender {
+            socket.join(user_room(&sender.user.id));
+        }
+        if connection.with_ids {
+            socket.join(WITH_IDS);
+        }
     }
     on(&socket, "chat:join", chat_join);
     on(&socket, "chat:send", chat_send);
     on(&socket, "thread:join", thread_join);
     on(&socket, "thread:send", thread_send);
     on(&socket, "thread:leave", thread_leave);
-    socket.on_disconnect(|socket: SocketRef<A>, State(limits): State<Limits>| async move {
-        limits.backlogs.close(socket.id);
-        crate::metrics::socketio_connection(false);
-    });
+    socket.on_disconnect(
+        |socket: SocketRef<A>, State(limits): State<Limits>, State(sessions): State<Arc<SessionSockets>>| async move {
+            limits.backlogs.close(socket.id);
+            if let Some(sender) = socket.extensions.get::<Connection>().and_then(|c| c.sender) {
+                sessions.release(&sender.session, socket.id);
+            }
+            crate::metrics::socketio_connection(false);
+        },
+    );
 }
 
 /// Wraps a handler with the flood checks and the answer to the sender.
@@ -115,6 +130,7 @@ where
               io: SocketIo<A>,
               State(state): State<AppState>,
               State(limits): State<Limits>,
+              State(staff): State<Arc<StaffNames>>,
               TryData(payload): TryData<Value>,
               ack: AckSender<A>| async move {
             // Set by the connect middleware before any event is handled.
@@ -138,6 +154,7 @@ where
                     io,
                     state,
                     limits,
+                    staff,
                     connection: connection.clone(),
                 };
                 handler(event, payload.unwrap_or(Value::Null)).await
@@ -221,45 +238,90 @@ pub(super) async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, 
     }
 }
 
-/// The room of every socket of one user.
-pub(super) fn user_room(user: &str) -> String {
-    format!("user:{user}")
-}
-
+/// The room of a thread's sockets that get messages as the contract has them.
 fn room(item_id: ItemId) -> String {
     format!("item:{item_id}")
+}
+
+/// The room of a thread's sockets that asked for each message's id and sender.
+fn room_with_ids(item_id: ItemId) -> String {
+    format!("item:{item_id}:ids")
+}
+
+/// A thread's room for this connection.
+fn thread_room(item_id: ItemId, connection: &Connection) -> String {
+    if connection.with_ids {
+        room_with_ids(item_id)
+    } else {
+        room(item_id)
+    }
+}
+
+/// Sends `message` out to two rooms: those that get it as the contract has it (`plain`) and
+/// those that asked for ids and senders (`with_ids`), each in its own form.
+async fn deliver_message<A: Adapter, T: Serialize>(
+    plain: impl Fn() -> BroadcastOperators<A>,
+    with_ids: impl Fn() -> BroadcastOperators<A>,
+    event: &str,
+    form: impl Fn(bool) -> T,
+) {
+    deliver(plain, event, &form(false)).await;
+    deliver(with_ids, event, &form(true)).await;
+}
+
+/// Refuses a nick that is a staff member's name, unless a staff member or the account of
+/// that name sends it: nobody poses as the front desk.
+async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str) -> Result<(), EventError> {
+    let sender = event.connection.sender.as_deref();
+    if sender.is_some_and(|sender| sender.user.is_admin || same_name(&sender.user.name, nick)) {
+        return Ok(());
+    }
+    if event.staff.is_staff_name(&event.state.store, nick).await? {
+        return Err(ValidationError::new("nick", "That name belongs to staff: choose another").into());
+    }
+    Ok(())
 }
 
 async fn chat_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     check_join_payload(&payload)?;
     let messages = event.state.store.chat_history().await?;
-    let history = history(&messages, event.limits.history_bytes);
+    let history = history(&messages, event.connection.with_ids, event.limits.history_bytes);
     send(&event.socket, &event.connection, "chat:history", &history);
     Ok(())
 }
 
 async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ChatInput::from_payload(&payload)?;
+    check_nick(&event, input.nick()).await?;
+    let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
     let message = event
         .state
         .store
-        .insert_chat_message(&input.nick, &input.text, event.connection.user_id.as_deref(), now_ms())
-        .await?;
+        .insert_message(None, input.nick(), input.text(), sender, now_ms())
+        .await?
+        .ok_or(ItemNotFound)?;
     // Every connected client, the sender included.
-    deliver(|| event.io.broadcast(), "chat:new", &MessageJson::from(&message)).await;
+    deliver_message(
+        || event.io.broadcast().except(WITH_IDS),
+        || event.io.to(WITH_IDS),
+        "chat:new",
+        |with_ids| MessageJson::new(&message, with_ids),
+    )
+    .await;
     crate::metrics::message_sent("chat");
     Ok(())
 }
 
 async fn thread_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
-    let ThreadRef { item_id } = ThreadRef::from_payload(&payload)?;
+    let item_id = ThreadRef::from_payload(&payload)?.item_id();
+    let joined = thread_room(item_id, &event.connection);
     // Joined before the history is read, so no message falls between the two.
-    event.socket.join(room(item_id));
+    event.socket.join(joined.clone());
     let Some(msgs) = event.state.store.thread_history(item_id).await? else {
-        event.socket.leave(room(item_id));
+        event.socket.leave(joined);
         return Err(ItemNotFound.into());
     };
-    let msgs = history(&msgs, event.limits.history_bytes);
+    let msgs = history(&msgs, event.connection.with_ids, event.limits.history_bytes);
     let history = ThreadHistory {
         item_id: item_id.get(),
         msgs: &msgs,
@@ -270,22 +332,39 @@ async fn thread_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
 
 async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ThreadInput::from_payload(&payload)?;
-    let store = &event.state.store;
-    let user_id = event.connection.user_id.as_deref();
-    let msg = store
-        .insert_thread_message(input.item_id, &input.nick, &input.text, user_id, now_ms())
+    let (item_id, message) = (input.item_id(), input.message());
+    check_nick(&event, message.nick()).await?;
+    let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
+    let msg = event
+        .state
+        .store
+        .insert_message(Some(item_id), message.nick(), message.text(), sender, now_ms())
         .await?
         .ok_or(ItemNotFound)?;
-    let news = json!({ "itemId": input.item_id.get(), "msg": MessageJson::from(&msg) });
+    let news = |with_ids| ThreadNews {
+        item_id: item_id.get(),
+        msg: MessageJson::new(&msg, with_ids),
+    };
     // Everyone who joined the thread, and the sender once whether joined or not.
-    deliver(|| event.socket.to(room(input.item_id)), "thread:new", &news).await;
-    send(&event.socket, &event.connection, "thread:new", &news);
+    deliver_message(
+        || event.socket.to(room(item_id)),
+        || event.socket.to(room_with_ids(item_id)),
+        "thread:new",
+        news,
+    )
+    .await;
+    send(
+        &event.socket,
+        &event.connection,
+        "thread:new",
+        &news(event.connection.with_ids),
+    );
     crate::metrics::message_sent("thread");
     Ok(())
 }
 
 async fn thread_leave<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
-    let ThreadRef { item_id } = ThreadRef::from_payload(&payload)?;
-    event.socket.leave(room(item_id));
+    let item_id = ThreadRef::from_payload(&payload)?.item_id();
+    event.socket.leave(thread_room(item_id, &event.connection));
     Ok(())
 }

@@ -6,9 +6,10 @@
 
 mod connect;
 mod events;
+mod identity;
+mod names;
 mod outbound;
 mod parts;
-pub mod redis;
 mod views;
 
 use std::{sync::Arc, time::Duration};
@@ -19,11 +20,19 @@ use socketioxide_redis::RedisAdapterCtr;
 use tokio::{sync::broadcast, task::JoinHandle};
 use tower::ServiceBuilder;
 
+use serde_json::json;
+
 use self::{
-    connect::Limits,
-    redis::{FailFastDriver, RedisAdapter},
+    connect::{Limits, SessionSockets, user_room},
+    names::StaffNames,
 };
-use crate::{domain::Notification, json::NotificationJson, state::AppState};
+use crate::{
+    domain::Notification,
+    json::NotificationJson,
+    redis::{FailFastDriver, RedisAdapter},
+    state::AppState,
+    store::DeletedMessage,
+};
 
 /// What a WebSocket connection reads into at first (4 KiB by default).
 const WS_READ_BUFFER: usize = 1024;
@@ -52,12 +61,14 @@ fn queued_packets(max_unsent_bytes: u64) -> usize {
 }
 
 /// The Socket.IO server settings shared by every adapter.
-fn builder(state: AppState, limits: Limits) -> SocketIoBuilder {
+fn builder(state: AppState, limits: Limits, sessions: Arc<SessionSockets>) -> SocketIoBuilder {
     let queued = queued_packets(state.config.limits.max_unsent_bytes);
     SocketIo::builder()
         .max_buffer_size(queued)
         .with_state(state)
         .with_state(limits)
+        .with_state(sessions)
+        .with_state(Arc::new(StaffNames::default()))
         .max_payload(MAX_PACKET_BYTES as u64)
         .ws_max_message_size(MAX_PACKET_BYTES)
         .ws_max_frame_size(MAX_PACKET_BYTES)
@@ -69,9 +80,8 @@ fn builder(state: AppState, limits: Limits) -> SocketIoBuilder {
 /// This node's Socket.IO server: on its own, or linked to the other nodes through Redis.
 pub struct Server {
     io: Io,
-    housekeeping: JoinHandle<()>,
-    /// Pushes notifications and closes the sockets of accounts whose sessions ended.
-    accounts: JoinHandle<()>,
+    /// Forgets quiet clients, pushes notifications and deletions, follows ended sessions.
+    tasks: Vec<JoinHandle<()>>,
 }
 
 enum Io {
@@ -93,49 +103,41 @@ impl Server {
             settings.max_unsent_bytes,
             settings.history_bytes,
         );
+        let sessions = Arc::new(SessionSockets::default());
         let outer = ServiceBuilder::new()
             .layer(middleware::from_fn(parts::own_request_parts))
             .layer(middleware::from_fn_with_state(
                 Arc::clone(&limits.backlogs),
                 outbound::track_transport,
             ));
+        let builder = builder(state.clone(), limits.clone(), Arc::clone(&sessions));
         // Wrapped once around the router, not around each of its routes (see `http`).
-        let committed = state.store.notifications_committed();
-        let ended = state.store.sessions_ended();
-        let (router, io, accounts) = match redis {
+        let (router, io, mut tasks) = match redis {
             None => {
-                let (layer, io) = builder(state, limits.clone()).build_layer();
+                let (layer, io) = builder.build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
                 let service = outer.layer(layer).service(router);
-                let accounts = tokio::spawn(follow_accounts(io.clone(), committed, ended));
-                (Router::new().fallback_service(service), Io::Single(io), accounts)
+                let tasks = follow(io.clone(), state, sessions);
+                (Router::new().fallback_service(service), Io::Single(io), tasks)
             }
             Some(redis) => {
-                let (layer, io) = builder(state, limits.clone())
-                    .with_adapter::<RedisAdapter>(redis)
-                    .build_layer();
+                let (layer, io) = builder.with_adapter::<RedisAdapter>(redis).build_layer();
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
                 let service = outer.layer(layer).service(router);
-                let accounts = tokio::spawn(follow_accounts(io.clone(), committed, ended));
-                (Router::new().fallback_service(service), Io::Clustered(io), accounts)
+                let tasks = follow(io.clone(), state, sessions);
+                (Router::new().fallback_service(service), Io::Clustered(io), tasks)
             }
         };
-        let housekeeping = tokio::spawn(forget_quiet_clients(limits));
-        Ok((
-            router,
-            Self {
-                io,
-                housekeeping,
-                accounts,
-            },
-        ))
+        tasks.push(tokio::spawn(forget_quiet_clients(limits)));
+        Ok((router, Self { io, tasks }))
     }
 
     /// Disconnects every client of this node.
     pub async fn close(&self) {
-        self.housekeeping.abort();
-        self.accounts.abort();
+        for task in &self.tasks {
+            task.abort();
+        }
         match &self.io {
             Io::Single(io) => io.close().await,
             Io::Clustered(io) => io.close().await,
@@ -143,19 +145,30 @@ impl Server {
     }
 }
 
+/// The tasks that follow the store for this node's sockets: notifications and deleted
+/// messages to push, sessions that ended.
+fn follow<A: Adapter>(io: SocketIo<A>, state: AppState, sessions: Arc<SessionSockets>) -> Vec<JoinHandle<()>> {
+    let committed = state.store.notifications_committed();
+    let deleted = state.store.messages_deleted();
+    vec![
+        tokio::spawn(push_committed(io.clone(), committed, deleted)),
+        tokio::spawn(identity::follow_sessions(io, state, sessions)),
+    ]
+}
+
 /// Sends each notification this node commits as `notify` to every socket of its user, and
-/// disconnects every socket of an account whose sessions ended, on every node (the Redis
-/// adapter carries both to the others).
-async fn follow_accounts<A: Adapter>(
+/// each message deleted here as `message:deleted` to the sockets that know messages by id,
+/// on every node (the Redis adapter carries both to the others).
+async fn push_committed<A: Adapter>(
     io: SocketIo<A>,
     mut committed: broadcast::Receiver<Notification>,
-    mut ended: broadcast::Receiver<String>,
+    mut deleted: broadcast::Receiver<DeletedMessage>,
 ) {
     loop {
         tokio::select! {
             notification = committed.recv() => match notification {
                 Ok(notification) => {
-                    let room = events::user_room(&notification.user_id);
+                    let room = user_room(&notification.user_id);
                     events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
@@ -163,14 +176,14 @@ async fn follow_accounts<A: Adapter>(
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },
-            user = ended.recv() => match user {
-                Ok(user) => {
-                    if let Err(err) = io.to(events::user_room(&user)).disconnect().await {
-                        tracing::warn!(error = %err, "could not disconnect the sockets of an account whose sessions ended");
-                    }
+            message = deleted.recv() => match message {
+                Ok(message) => {
+                    let room = message.item.map_or(json!("chat"), |item| json!(item.get()));
+                    let data = json!({ "id": message.id.get(), "room": room });
+                    events::deliver(|| io.to(events::WITH_IDS), "message:deleted", &data).await;
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "sockets of accounts whose sessions ended were not all disconnected");
+                    tracing::warn!(missed, "deleted messages not announced live");
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },

@@ -2,11 +2,12 @@
 
 use super::{
     Store, StoreError,
-    items::{NEXT_VERSION, RECORD_CHANGE, record_change},
-    notifications::{NOTIFY_ADMINS, NOTIFY_USER, NotificationRow, notify_admins, notify_user},
+    items::{NEXT_VERSION, record_change},
+    notifications::NotificationRow,
+    statement::Tx,
     with_pool,
 };
-use crate::domain::{Claim, ClaimRefusal, ClaimStatus, ItemId, Notice};
+use crate::domain::{Claim, ClaimId, ClaimRefusal, ClaimStatus, ItemChange, ItemId, Notice};
 
 macro_rules! claim_columns {
     () => {
@@ -49,11 +50,14 @@ const HAND_OVER: &str = "UPDATE items SET returned_at = $2, version = $3 \
 
 #[derive(sqlx::FromRow)]
 struct ClaimRow {
-    id: i64,
-    item_id: i64,
+    #[sqlx(try_from = "i64")]
+    id: ClaimId,
+    #[sqlx(try_from = "i64")]
+    item_id: ItemId,
     claimant: String,
     message: String,
-    status: String,
+    #[sqlx(try_from = "String")]
+    status: ClaimStatus,
     created_at: i64,
     decided_at: Option<i64>,
     decided_by: Option<String>,
@@ -63,10 +67,10 @@ impl From<ClaimRow> for Claim {
     fn from(row: ClaimRow) -> Self {
         Claim {
             id: row.id,
-            item_id: ItemId::new(row.item_id).expect("item ids in the database are positive"),
+            item_id: row.item_id,
             claimant: row.claimant,
             message: row.message,
-            status: row.status.parse().unwrap_or(ClaimStatus::Open),
+            status: row.status,
             created_at: row.created_at,
             decided_at: row.decided_at,
             decided_by: row.decided_by,
@@ -92,32 +96,36 @@ impl Store {
         message: &str,
         now: i64,
     ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
-        // In a block of its own: an error leaves the block (not the method) to be looked at.
-        let outcome: Result<Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal>, StoreError> = async {
-            with_pool!(self, write, pool => {
-                let found: Option<(String, String, bool)> =
-                    sqlx::query_as(CLAIMABLE).bind(item.get()).fetch_optional(&mut *pool).await?;
-                let open: i64 = sqlx::query_scalar(HAS_OPEN).bind(item.get()).bind(claimant).fetch_one(&mut *pool).await?;
-                match found {
-                    None => Ok(Err(ClaimRefusal::NoItem)),
-                    Some((reporter, _, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
-                    Some((_, _, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
-                    Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
-                    Some((_, title, _)) => {
-                        let claim: ClaimRow = sqlx::query_as(INSERT_CLAIM)
-                            .bind(item.get())
-                            .bind(claimant)
-                            .bind(message)
-                            .bind(now)
-                            .fetch_one(&mut *pool)
-                            .await?;
-                        let notified = notify_admins!(self, pool, Notice::claim_received(item, &title), now)?;
-                        Ok(Ok((claim, notified)))
-                    }
+        let outcome = with_pool!(self, write, |pool| {
+            let found: Option<(String, String, bool)> = sqlx::query_as(CLAIMABLE)
+                .bind(item.get())
+                .fetch_optional(&mut *pool)
+                .await?;
+            let open: i64 = sqlx::query_scalar(HAS_OPEN)
+                .bind(item.get())
+                .bind(claimant)
+                .fetch_one(&mut *pool)
+                .await?;
+            match found {
+                None => Ok(Err(ClaimRefusal::NoItem)),
+                Some((reporter, _, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
+                Some((_, _, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
+                Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
+                Some((_, title, _)) => {
+                    let claim: ClaimRow = sqlx::query_as(INSERT_CLAIM)
+                        .bind(item.get())
+                        .bind(claimant)
+                        .bind(message)
+                        .bind(now)
+                        .fetch_one(&mut *pool)
+                        .await?;
+                    let notified = self
+                        .notify_admins(pool, &Notice::claim_received(item, &title), now)
+                        .await?;
+                    Ok(Ok((claim, notified)))
                 }
-            })
-        }
-        .await;
+            }
+        });
         match outcome {
             Ok(Ok((claim, notified))) => {
                 self.announce(notified);
@@ -132,7 +140,7 @@ impl Store {
 
     /// The claims `filter` selects, newest first, at most `limit`.
     pub async fn claims(&self, filter: &ClaimFilter<'_>, limit: u32) -> Result<Vec<Claim>, StoreError> {
-        let rows: Vec<ClaimRow> = with_pool!(self, read, pool => {
+        let rows: Vec<ClaimRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(LIST_CLAIMS)
                 .bind(filter.item.map(ItemId::get))
                 .bind(filter.claimant)
@@ -149,7 +157,7 @@ impl Store {
     /// to whom.
     pub async fn decide_claim(
         &self,
-        id: i64,
+        id: ClaimId,
         accept: bool,
         actor: &str,
         now: i64,
@@ -159,47 +167,43 @@ impl Store {
         } else {
             ClaimStatus::Rejected
         };
-        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, pool => {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
             // Accepting returns the item first, only if it is not returned yet: on PostgreSQL
             // that locks the item, so of two claims accepted at once only one gets it.
             let handed_over = if accept {
                 let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-                let item: Option<i64> =
-                    sqlx::query_scalar(HAND_OVER).bind(id).bind(now).bind(version).fetch_optional(&mut *pool).await?;
+                let item: Option<i64> = sqlx::query_scalar(HAND_OVER)
+                    .bind(id.get())
+                    .bind(now)
+                    .bind(version)
+                    .fetch_optional(&mut *pool)
+                    .await?;
                 item.is_some()
             } else {
                 true
             };
             let decided: Option<ClaimRow> = if handed_over {
-                sqlx::query_as(DECIDE).bind(id).bind(status.as_str()).bind(now).bind(actor).fetch_optional(&mut *pool).await?
+                sqlx::query_as(DECIDE)
+                    .bind(id.get())
+                    .bind(status.as_str())
+                    .bind(now)
+                    .bind(actor)
+                    .fetch_optional(&mut *pool)
+                    .await?
             } else {
                 None
             };
             match decided {
-                Some(claim) => {
-                    let item = ItemId::new(claim.item_id).expect("item ids in the database are positive");
-                    let title: String = sqlx::query_scalar(TITLE).bind(claim.item_id).fetch_one(&mut *pool).await?;
-                    let mut notified = vec![notify_user!(self, pool, &claim.claimant, Notice::claim_decided(item, &title, accept), now)?];
-                    if accept {
-                        let rejected: Vec<String> = sqlx::query_scalar(REJECT_OTHERS)
-                            .bind(claim.item_id)
-                            .bind(id)
-                            .bind(now)
-                            .bind(actor)
-                            .fetch_all(&mut *pool)
-                            .await?;
-                        for claimant in &rejected {
-                            notified.push(notify_user!(self, pool, claimant, Notice::claim_decided(item, &title, false), now)?);
-                        }
-                        let change = serde_json::json!({ "handedOver": { "claim": id, "to": claim.claimant } }).to_string();
-                        record_change!(pool, item, actor, now, &change)?;
-                    }
-                    Ok(Ok((claim, notified)))
-                }
                 None => {
-                    let owner: Option<String> =
-                        sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
+                    let owner: Option<String> = sqlx::query_scalar(CLAIMANT)
+                        .bind(id.get())
+                        .fetch_optional(&mut *pool)
+                        .await?;
                     Ok(Err(why_untouched(owner, None)))
+                }
+                Some(claim) => {
+                    let notified = self.follow_decision(pool, &claim, actor, now).await?;
+                    Ok(Ok((claim, notified)))
                 }
             }
         })?;
@@ -212,13 +216,13 @@ impl Store {
     /// The claimant withdraws an open claim of theirs.
     pub async fn withdraw_claim(
         &self,
-        id: i64,
+        id: ClaimId,
         claimant: &str,
         now: i64,
     ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
-        let outcome: Result<ClaimRow, ClaimRefusal> = with_pool!(self, write, pool => {
+        let outcome: Result<ClaimRow, ClaimRefusal> = with_pool!(self, write, |pool| {
             let withdrawn: Option<ClaimRow> = sqlx::query_as(WITHDRAW)
-                .bind(id)
+                .bind(id.get())
                 .bind(now)
                 .bind(claimant)
                 .fetch_optional(&mut *pool)
@@ -226,13 +230,47 @@ impl Store {
             match withdrawn {
                 Some(claim) => Ok(Ok(claim)),
                 None => {
-                    let owner: Option<String> =
-                        sqlx::query_scalar(CLAIMANT).bind(id).fetch_optional(&mut *pool).await?;
+                    let owner: Option<String> = sqlx::query_scalar(CLAIMANT)
+                        .bind(id.get())
+                        .fetch_optional(&mut *pool)
+                        .await?;
                     Ok(Err(why_untouched(owner, Some(claimant))))
                 }
             }
         })?;
         Ok(outcome.map(Claim::from))
+    }
+}
+
+impl Store {
+    /// What follows a decision on `tx`: the claimant is told, and an accepted claim's
+    /// handover rejects the item's other open claims (their claimants told too) and is
+    /// recorded in the item's change log.
+    async fn follow_decision(
+        &self,
+        tx: &mut impl Tx,
+        claim: &ClaimRow,
+        actor: &str,
+        now: i64,
+    ) -> sqlx::Result<Vec<NotificationRow>> {
+        let (item, accepted) = (claim.item_id, claim.status == ClaimStatus::Accepted);
+        let (title,): (String,) = tx.row(TITLE, &[item.get().into()]).await?;
+        let decided = Notice::claim_decided(item, &title, accepted);
+        let mut notified = vec![self.notify_user(tx, &claim.claimant, &decided, now).await?];
+        if accepted {
+            let others = [item.get().into(), claim.id.get().into(), now.into(), actor.into()];
+            let rejected: Vec<(String,)> = tx.rows(REJECT_OTHERS, &others).await?;
+            let refused = Notice::claim_decided(item, &title, false);
+            for (claimant,) in &rejected {
+                notified.push(self.notify_user(tx, claimant, &refused, now).await?);
+            }
+            let change = ItemChange::HandedOver {
+                claim: claim.id,
+                to: &claim.claimant,
+            };
+            record_change(tx, item, actor, now, &change).await?;
+        }
+        Ok(notified)
     }
 }
 

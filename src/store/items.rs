@@ -3,7 +3,8 @@
 use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
-    notifications::{NOTIFY_USER, NotificationRow, notify_user},
+    notifications::NotificationRow,
+    statement::Tx,
     with_pool,
 };
 use crate::domain::{Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Notice, Photo};
@@ -89,25 +90,27 @@ const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
 /// change waits, then reads this one's outcome), so two identical changes at once tell the
 /// reporter once.
 const ITEM_STATE: &str = "UPDATE items SET status = status WHERE id = $1 RETURNING status, storage_place";
-pub(super) const RECORD_CHANGE: &str =
+const RECORD_CHANGE: &str =
     "INSERT INTO item_changes (item_id, changed_by, changed_at, change) VALUES ($1, $2, $3, $4)";
 const SELECT_PHOTO: &str = "SELECT mime, bytes FROM photos WHERE item_id = $1";
 /// The thumbnail, or the photo itself where there is none.
 const SELECT_THUMB: &str = "SELECT thumb IS NULL, mime, COALESCE(thumb, bytes) FROM photos WHERE item_id = $1";
 
-/// Appends to an item's change log on `$conn`, in the transaction of the change itself.
-macro_rules! record_change {
-    ($conn:expr, $id:expr, $actor:expr, $now:expr, $change:expr) => {
-        sqlx::query(RECORD_CHANGE)
-            .bind($id.get())
-            .bind($actor)
-            .bind($now)
-            .bind($change)
-            .execute(&mut *$conn)
-            .await
-    };
+/// Appends to an item's change log on `tx`, in the transaction of the change itself.
+pub(super) async fn record_change(
+    tx: &mut impl Tx,
+    id: ItemId,
+    actor: &str,
+    now: i64,
+    change: &ItemChange<'_>,
+) -> sqlx::Result<()> {
+    tx.run(
+        RECORD_CHANGE,
+        &[id.get().into(), actor.into(), now.into(), change.to_json().into()],
+    )
+    .await
+    .map(drop)
 }
-pub(super) use record_change;
 
 /// One entry of an item's change log.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -139,8 +142,8 @@ impl Store {
         });
         let photo = item.photo();
         let photo_version = photo.map(|p| p.photo.version());
-        let row: ItemRow = with_pool!(self, write, pool => {
-                        let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+        let row: ItemRow = with_pool!(self, write, |pool| {
+            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
             let row: ItemRow = bind_derived!(
                 sqlx::query_as(INSERT_ITEM)
                     .bind(item.title())
@@ -158,7 +161,7 @@ impl Store {
                 derived
             )
             .fetch_one(&mut *pool)
-                .await?;
+            .await?;
             if let Some(photo) = photo {
                 sqlx::query(INSERT_PHOTO)
                     .bind(row.id.get())
@@ -174,7 +177,7 @@ impl Store {
     }
 
     pub async fn item(&self, id: ItemId) -> Result<Option<Item>, StoreError> {
-        let row: Option<ItemRow> = with_pool!(self, read, pool => {
+        let row: Option<ItemRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(SELECT_ITEM).bind(id.get()).fetch_optional(pool).await
         })?;
         Ok(row.map(Item::from))
@@ -196,7 +199,7 @@ impl Store {
 
     /// The item's photo as uploaded; `None` if it has none (or there is no such item).
     pub async fn photo(&self, id: ItemId) -> Result<Option<Photo>, StoreError> {
-        let row: Option<(String, Vec<u8>)> = with_pool!(self, read, pool => {
+        let row: Option<(String, Vec<u8>)> = with_pool!(self, read, |pool| {
             sqlx::query_as(SELECT_PHOTO).bind(id.get()).fetch_optional(pool).await
         })?;
         Ok(row.map(|(mime, bytes)| Photo { mime, bytes }))
@@ -204,7 +207,7 @@ impl Store {
 
     /// The item's thumbnail; `None` if it has no photo.
     pub async fn thumbnail(&self, id: ItemId) -> Result<Option<Thumbnail>, StoreError> {
-        let row: Option<(bool, String, Vec<u8>)> = with_pool!(self, read, pool => {
+        let row: Option<(bool, String, Vec<u8>)> = with_pool!(self, read, |pool| {
             sqlx::query_as(SELECT_THUMB).bind(id.get()).fetch_optional(pool).await
         })?;
         Ok(row.map(|(is_photo, mime, bytes)| Thumbnail {
@@ -225,43 +228,49 @@ impl Store {
         actor: &str,
         now: i64,
     ) -> Result<Option<Item>, StoreError> {
-        let change = ItemChange::Updated(patch).to_json();
         let place_words = patch.storage_place().and_then(place_words);
-        let updated: Option<(ItemRow, Vec<NotificationRow>, bool)> = with_pool!(self, write, pool => {
-            let before: Option<(String, Option<String>)> =
-                sqlx::query_as(ITEM_STATE).bind(id.get()).fetch_optional(&mut *pool).await?;
-            let Some((status_before, place_before)) = before else {
-                // No such item: nothing changes and the version is not spent.
-                return Ok(None);
-            };
-            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            let row: ItemRow = sqlx::query_as(UPDATE_ITEM)
+        let updated: Option<(ItemRow, Vec<NotificationRow>, bool)> = with_pool!(self, write, |pool| {
+            let before: Option<(String, Option<String>)> = sqlx::query_as(ITEM_STATE)
                 .bind(id.get())
-                .bind(patch.status().map(ItemStatus::as_str))
-                .bind(patch.storage_place().is_some())
-                .bind(patch.storage_place().flatten())
-                .bind(place_words.as_deref())
-                .bind(version)
-                .fetch_one(&mut *pool)
+                .fetch_optional(&mut *pool)
                 .await?;
-            record_change!(pool, id, actor, now, &change)?;
-            let status_changed = patch.status().is_some_and(|status| status.as_str() != status_before);
-            let mut notices = Vec::new();
-            if status_changed {
-                notices.push(Notice::status_changed(id, &row.title, row.status));
-            }
-            if patch.storage_place().is_some_and(|place| place != place_before.as_deref()) {
-                notices.push(Notice::storage_changed(id, &row.title, row.storage_place.as_deref()));
-            }
-            let mut notified = Vec::new();
-            // Staff changing a report of their own need not be told.
-            if row.created_by != actor {
-                for notice in &notices {
-                    notified.push(notify_user!(self, pool, &row.created_by, notice, now)?);
+            match before {
+                // No such item: nothing changes and the version is not spent.
+                None => Ok(None),
+                Some((status_before, place_before)) => {
+                    let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+                    let row: ItemRow = sqlx::query_as(UPDATE_ITEM)
+                        .bind(id.get())
+                        .bind(patch.status().map(ItemStatus::as_str))
+                        .bind(patch.storage_place().is_some())
+                        .bind(patch.storage_place().flatten())
+                        .bind(place_words.as_deref())
+                        .bind(version)
+                        .fetch_one(&mut *pool)
+                        .await?;
+                    record_change(pool, id, actor, now, &ItemChange::Updated(patch)).await?;
+                    let status_changed = patch.status().is_some_and(|status| status.as_str() != status_before);
+                    let mut notices = Vec::new();
+                    if status_changed {
+                        notices.push(Notice::status_changed(id, &row.title, row.status));
+                    }
+                    if patch
+                        .storage_place()
+                        .is_some_and(|place| place != place_before.as_deref())
+                    {
+                        notices.push(Notice::storage_changed(id, &row.title, row.storage_place.as_deref()));
+                    }
+                    let mut notified = Vec::new();
+                    // Staff changing a report of their own need not be told.
+                    if row.created_by != actor {
+                        for notice in &notices {
+                            notified.push(self.notify_user(pool, &row.created_by, notice, now).await?);
+                        }
+                    }
+                    let approved = status_changed && row.status == ItemStatus::Approved;
+                    Ok(Some((row, notified, approved)))
                 }
             }
-            let approved = status_changed && row.status == ItemStatus::Approved;
-            Ok(Some((row, notified, approved)))
         })?;
         let Some((row, notified, approved)) = updated else {
             return Ok(None);
@@ -278,21 +287,24 @@ impl Store {
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no
     /// such item.
     pub async fn delete_item(&self, id: ItemId, actor: &str, now: i64) -> Result<bool, StoreError> {
-        let change = ItemChange::Deleted.to_json();
-        with_pool!(self, write, pool => {
-                        sqlx::query(NEXT_VERSION).execute(&mut *pool).await?;
-            let found = sqlx::query(DELETE_ITEM).bind(id.get()).execute(&mut *pool).await?.rows_affected() > 0;
-            if !found {
-                return Ok(false);
+        with_pool!(self, write, |pool| {
+            let found = sqlx::query(DELETE_ITEM)
+                .bind(id.get())
+                .execute(&mut *pool)
+                .await?
+                .rows_affected()
+                > 0;
+            if found {
+                sqlx::query(NEXT_VERSION).execute(&mut *pool).await?;
+                record_change(pool, id, actor, now, &ItemChange::Deleted).await?;
             }
-            record_change!(pool, id, actor, now, &change)?;
-            Ok(true)
+            Ok(found)
         })
     }
 
     /// The recorded review actions on an item, oldest first.
     pub async fn item_changes(&self, id: ItemId) -> Result<Vec<ChangeRecord>, StoreError> {
-        with_pool!(self, read, pool => {
+        with_pool!(self, read, |pool| {
             sqlx::query_as("SELECT changed_by, changed_at, change FROM item_changes WHERE item_id = $1 ORDER BY id")
                 .bind(id.get())
                 .fetch_all(pool)

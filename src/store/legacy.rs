@@ -51,7 +51,7 @@ impl Store {
     pub async fn convert_legacy_rows(&self) -> Result<u64, StoreError> {
         let mut converted = 0;
         loop {
-            let rows: Vec<LegacyRow> = with_pool!(self, read, pool => {
+            let rows: Vec<LegacyRow> = with_pool!(self, read, |pool| {
                 sqlx::query_as(UNDERIVED).bind(BATCH).fetch_all(pool).await
             })?;
             if rows.is_empty() {
@@ -68,8 +68,8 @@ impl Store {
 
     async fn store_converted(&self, batch: Vec<Converted>) -> Result<(), StoreError> {
         let now = now_ms();
-        with_pool!(self, write, pool => {
-                        sqlx::query(BUMP_VERSION).execute(&mut *pool).await?;
+        with_pool!(self, write, |pool| {
+            sqlx::query(BUMP_VERSION).execute(&mut *pool).await?;
             for Converted { row, derived, photo } in &batch {
                 let moved = photo.is_some();
                 let updated = bind_derived!(sqlx::query(DERIVE).bind(row.id), derived)

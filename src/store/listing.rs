@@ -7,6 +7,7 @@ use futures_util::{Stream, stream};
 use super::{
     Db, Store, StoreError,
     items::{ItemRow, item_columns},
+    statement::{Arg, bind_all},
     with_pool,
 };
 use crate::domain::{
@@ -14,17 +15,10 @@ use crate::domain::{
     geo::{HalfAngle, UnitVector, degrees_spanned},
 };
 
-/// A value bound to a `$n` parameter.
-enum Arg {
-    Int(i64),
-    Real(f64),
-    Text(String),
-}
-
 /// An SQL text and the values of its parameters, in order.
 struct Sql {
     text: String,
-    args: Vec<Arg>,
+    args: Vec<Arg<'static>>,
 }
 
 impl Sql {
@@ -36,8 +30,8 @@ impl Sql {
     }
 
     /// A parameter for `value`, as `$n`.
-    fn param(&mut self, value: Arg) -> String {
-        self.args.push(value);
+    fn param(&mut self, value: impl Into<Arg<'static>>) -> String {
+        self.args.push(value.into());
         format!("${}", self.args.len())
     }
 
@@ -45,27 +39,31 @@ impl Sql {
     fn filter(&mut self, db: &Db, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
         let mut conditions = Vec::new();
         if let Some(status) = filter.status {
-            conditions.push(format!("status = {}", self.param(Arg::Text(status.as_str().into()))));
+            conditions.push(format!("status = {}", self.param(status.as_str())));
         }
         if let Some(kind) = filter.kind {
-            conditions.push(format!("kind = {}", self.param(Arg::Text(kind.as_str().into()))));
+            conditions.push(format!("kind = {}", self.param(kind.as_str())));
         }
         if let Some(cat) = &filter.cat {
-            let cat = self.param(Arg::Text(cat.clone()));
+            let cat = self.param(cat.clone());
             conditions.push(if filter.uncategorized_too {
                 format!("(cat_key = {cat} OR cat_key IS NULL)")
             } else {
                 format!("cat_key = {cat}")
             });
         }
+        if !filter.ids.is_empty() {
+            let ids: Vec<String> = filter.ids.iter().map(|id| self.param(id.get())).collect();
+            conditions.push(format!("id IN ({})", ids.join(", ")));
+        }
         if let Some(user) = &filter.created_by {
-            conditions.push(format!("created_by = {}", self.param(Arg::Text(user.clone()))));
+            conditions.push(format!("created_by = {}", self.param(user.clone())));
         }
         if let Some(since) = filter.since {
-            conditions.push(format!("created_at >= {}", self.param(Arg::Int(since))));
+            conditions.push(format!("created_at >= {}", self.param(since)));
         }
         if let Some(until) = filter.until {
-            conditions.push(format!("created_at < {}", self.param(Arg::Int(until))));
+            conditions.push(format!("created_at < {}", self.param(until)));
         }
         if !filter.words.is_empty() {
             conditions.push(self.words(db, &filter.words));
@@ -74,10 +72,7 @@ impl Sql {
             conditions.extend(self.near(near, max_radius));
         }
         if let Some(after) = after {
-            let (at, id) = (
-                self.param(Arg::Int(after.created_at)),
-                self.param(Arg::Int(after.id.get())),
-            );
+            let (at, id) = (self.param(after.created_at), self.param(after.id.get()));
             conditions.push(format!("(created_at, id) < ({at}, {id})"));
         }
         if !conditions.is_empty() {
@@ -94,7 +89,7 @@ impl Sql {
                 let query = words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" ");
                 format!(
                     "id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH {})",
-                    self.param(Arg::Text(query))
+                    self.param(query)
                 )
             }
             Db::Postgres(_) => {
@@ -102,7 +97,7 @@ impl Sql {
                 format!(
                     "to_tsvector('simple', coalesce(search_words, '') || ' ' || coalesce(place_words, '')) \
                      @@ to_tsquery('simple', {})",
-                    self.param(Arg::Text(query))
+                    self.param(query)
                 )
             }
         }
@@ -114,24 +109,20 @@ impl Sql {
         let (dlat, dlng) = degrees_spanned(near.lat, near.within + max_radius);
         let mut conditions = vec![format!(
             "lat BETWEEN {} AND {}",
-            self.param(Arg::Real(near.lat - dlat)),
-            self.param(Arg::Real(near.lat + dlat))
+            self.param(near.lat - dlat),
+            self.param(near.lat + dlat)
         )];
         if let Some(dlng) = dlng.filter(|d| near.lng - d >= -180.0 && near.lng + d <= 180.0) {
             conditions.push(format!(
                 "lng BETWEEN {} AND {}",
-                self.param(Arg::Real(near.lng - dlng)),
-                self.param(Arg::Real(near.lng + dlng))
+                self.param(near.lng - dlng),
+                self.param(near.lng + dlng)
             ));
         }
         let point = UnitVector::new(near.lat, near.lng);
         let within = HalfAngle::of_meters(near.within);
-        let (x, y, z) = (
-            self.param(Arg::Real(point.x)),
-            self.param(Arg::Real(point.y)),
-            self.param(Arg::Real(point.z)),
-        );
-        let (ws, wc) = (self.param(Arg::Real(within.sin)), self.param(Arg::Real(within.cos)));
+        let (x, y, z) = (self.param(point.x), self.param(point.y), self.param(point.z));
+        let (ws, wc) = (self.param(within.sin), self.param(within.cos));
         let reach = format!("({ws} * radius_cos + {wc} * radius_sin)");
         conditions.push(format!(
             "(geo_x - {x}) * (geo_x - {x}) + (geo_y - {y}) * (geo_y - {y}) + (geo_z - {z}) * (geo_z - {z}) \
@@ -139,21 +130,6 @@ impl Sql {
         ));
         conditions
     }
-}
-
-/// Binds `$sql`'s arguments to `$query`, in order.
-macro_rules! bind_all {
-    ($query:expr, $sql:expr) => {{
-        let mut query = $query;
-        for arg in &$sql.args {
-            query = match arg {
-                Arg::Int(v) => query.bind(*v),
-                Arg::Real(v) => query.bind(*v),
-                Arg::Text(v) => query.bind(v.as_str()),
-            };
-        }
-        query
-    }};
 }
 
 impl Store {
@@ -167,13 +143,13 @@ impl Store {
         let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
         let max_radius = self.max_radius(filter).await?;
         sql.filter(&self.db, filter, after, max_radius);
-        let limit = sql.param(Arg::Int(limit.into()));
+        let limit = sql.param(i64::from(limit));
         sql.text
             .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
         // The text is made of fixed fragments and `$n` parameters only.
         let text = sqlx::AssertSqlSafe(sql.text.clone());
-        let rows: Vec<ItemRow> = with_pool!(self, read, pool => {
-            bind_all!(sqlx::query_as(text), sql).fetch_all(pool).await
+        let rows: Vec<ItemRow> = with_pool!(self, read, |pool| {
+            bind_all!(sqlx::query_as(text), &sql.args).fetch_all(pool).await
         })?;
         Ok(rows.into_iter().map(Item::from).collect())
     }
@@ -184,8 +160,8 @@ impl Store {
         let max_radius = self.max_radius(filter).await?;
         sql.filter(&self.db, filter, None, max_radius);
         let text = sqlx::AssertSqlSafe(sql.text.clone());
-        let count: i64 = with_pool!(self, read, pool => {
-            bind_all!(sqlx::query_scalar(text), sql).fetch_one(pool).await
+        let count: i64 = with_pool!(self, read, |pool| {
+            bind_all!(sqlx::query_scalar(text), &sql.args).fetch_one(pool).await
         })?;
         Ok(count.unsigned_abs())
     }
@@ -230,12 +206,13 @@ impl Store {
         let lines = match &self.db {
             Db::Sqlite { read, .. } => {
                 let text = sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {}", sql.text));
-                let rows: Vec<(i64, i64, i64, String)> = bind_all!(sqlx::query_as(text), sql).fetch_all(read).await?;
+                let rows: Vec<(i64, i64, i64, String)> =
+                    bind_all!(sqlx::query_as(text), &sql.args).fetch_all(read).await?;
                 rows.into_iter().map(|row| row.3).collect()
             }
             Db::Postgres(pool) => {
                 let text = sqlx::AssertSqlSafe(format!("EXPLAIN {}", sql.text));
-                bind_all!(sqlx::query_scalar(text), sql).fetch_all(pool).await?
+                bind_all!(sqlx::query_scalar(text), &sql.args).fetch_all(pool).await?
             }
         };
         Ok(lines)
@@ -247,8 +224,10 @@ impl Store {
         if filter.near.is_none() {
             return Ok(0.0);
         }
-        let max: Option<f64> = with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT MAX(radius) FROM items").fetch_one(pool).await
+        let max: Option<f64> = with_pool!(self, read, |pool| {
+            sqlx::query_scalar("SELECT MAX(radius) FROM items")
+                .fetch_one(pool)
+                .await
         })?;
         Ok(max.unwrap_or(0.0))
     }

@@ -1,111 +1,148 @@
-//! Messages of the global chat and of item threads.
+//! Messages of the global chat (no item) and of item threads, in one table: each message has
+//! an id of its own, by which staff delete it.
 
-use super::{Store, StoreError, with_pool};
-use crate::domain::{ItemId, Message};
+use super::{Store, StoreError};
+use crate::domain::{ItemId, Message, MessageId, User};
 
-/// How many messages a history holds: the latest ones, oldest first.
+/// How many messages a history holds: the latest ones, newest first.
 const HISTORY_LEN: i64 = 200;
 
-/// A message row as the drivers decode it.
+/// A message deleted: its id, and its thread (`None`: the chat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeletedMessage {
+    pub id: MessageId,
+    pub item: Option<ItemId>,
+}
+
+/// A message row as the drivers decode it, with its sender's account as it is now.
 #[derive(sqlx::FromRow)]
 struct MessageRow {
+    id: i64,
     nick: String,
     body: String,
     created_at: i64,
+    user_id: Option<String>,
+    user_name: Option<String>,
+    user_is_admin: Option<bool>,
 }
 
 impl From<MessageRow> for Message {
     fn from(row: MessageRow) -> Self {
+        let sender = match (row.user_id, row.user_name, row.user_is_admin) {
+            (Some(id), Some(name), Some(is_admin)) => Some(User { id, name, is_admin }),
+            // Sent without a login, or by an account removed since.
+            _ => None,
+        };
         Self {
+            id: MessageId::new(row.id).expect("message ids in the database are positive"),
             nick: row.nick,
             text: row.body,
             at: row.created_at,
+            sender,
         }
     }
 }
 
-const INSERT_CHAT_MESSAGE: &str = "INSERT INTO chat_messages (nick, body, user_id, created_at) \
-     VALUES ($1, $2, $3, $4) RETURNING nick, body, created_at";
-const CHAT_HISTORY: &str = "SELECT nick, body, created_at FROM \
-     (SELECT id, nick, body, created_at FROM chat_messages ORDER BY id DESC LIMIT $1) latest ORDER BY id";
+macro_rules! message_columns {
+    () => {
+        "m.id, m.nick, m.body, m.created_at, m.user_id, u.name AS user_name, u.is_admin AS user_is_admin \
+         FROM messages m LEFT JOIN users u ON u.id = m.user_id"
+    };
+}
+
 /// Inserts nothing when the item does not exist (and fails on the foreign key if it is
-/// deleted meanwhile).
-const INSERT_THREAD_MESSAGE: &str = "INSERT INTO thread_messages (item_id, nick, body, user_id, created_at) \
-     SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1) \
-     RETURNING nick, body, created_at";
+/// deleted meanwhile); `$1` NULL is the chat.
+const INSERT_MESSAGE: &str = "INSERT INTO messages (item_id, nick, body, user_id, created_at) \
+     SELECT $1, $2, $3, $4, $5 WHERE $1 IS NULL OR EXISTS (SELECT 1 FROM items WHERE id = $1) \
+     RETURNING id";
+const SELECT_MESSAGE: &str = concat!("SELECT ", message_columns!(), " WHERE m.id = $1");
+const CHAT_HISTORY: &str = concat!(
+    "SELECT ",
+    message_columns!(),
+    " WHERE m.item_id IS NULL ORDER BY m.id DESC LIMIT $1"
+);
 const ITEM_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM items WHERE id = $1)";
-const THREAD_HISTORY: &str = "SELECT nick, body, created_at FROM \
-     (SELECT id, nick, body, created_at FROM thread_messages WHERE item_id = $1 ORDER BY id DESC LIMIT $2) latest \
-     ORDER BY id";
+const THREAD_HISTORY: &str = concat!(
+    "SELECT ",
+    message_columns!(),
+    " WHERE m.item_id = $1 ORDER BY m.id DESC LIMIT $2"
+);
+const DELETE_MESSAGE: &str = "DELETE FROM messages WHERE id = $1 RETURNING item_id";
 
 impl Store {
-    pub async fn insert_chat_message(
+    /// Stores a message of the chat (`item` `None`) or of an item's thread; `None` if there is
+    /// no such item. `sender` is the logged-in account that sent it, if any.
+    pub async fn insert_message(
         &self,
+        item: Option<ItemId>,
         nick: &str,
         text: &str,
-        user_id: Option<&str>,
-        now: i64,
-    ) -> Result<Message, StoreError> {
-        let row: MessageRow = with_pool!(self, write, pool => {
-            sqlx::query_as(INSERT_CHAT_MESSAGE)
-                .bind(nick)
-                .bind(text)
-                .bind(user_id)
-                .bind(now)
-                .fetch_one(&mut *pool)
-                .await
-        })?;
-        Ok(row.into())
-    }
-
-    pub async fn chat_history(&self) -> Result<Vec<Message>, StoreError> {
-        let rows: Vec<MessageRow> = with_pool!(self, read, pool => {
-            sqlx::query_as(CHAT_HISTORY).bind(HISTORY_LEN).fetch_all(pool).await
-        })?;
-        Ok(rows.into_iter().map(Message::from).collect())
-    }
-
-    /// Stores a message in the item's thread; `None` if there is no such item.
-    pub async fn insert_thread_message(
-        &self,
-        item_id: ItemId,
-        nick: &str,
-        text: &str,
-        user_id: Option<&str>,
+        sender: Option<&User>,
         now: i64,
     ) -> Result<Option<Message>, StoreError> {
-        let inserted: Result<Option<MessageRow>, _> = with_pool!(self, write, pool => {
-            sqlx::query_as(INSERT_THREAD_MESSAGE)
-                .bind(item_id.get())
-                .bind(nick)
-                .bind(text)
-                .bind(user_id)
-                .bind(now)
-                .fetch_optional(&mut *pool)
-                .await
-        });
+        let item_id = item.map(ItemId::get);
+        let args = [
+            item_id.into(),
+            nick.into(),
+            text.into(),
+            sender.map(|user| user.id.as_str()).into(),
+            now.into(),
+        ];
+        let inserted: Result<Option<(i64,)>, StoreError> = self.write_optional(INSERT_MESSAGE, &args).await;
         match inserted {
-            Ok(row) => Ok(row.map(Message::from)),
+            Ok(Some((id,))) => Ok(Some(Message {
+                id: MessageId::new(id).expect("message ids in the database are positive"),
+                nick: nick.to_owned(),
+                text: text.to_owned(),
+                at: now,
+                sender: sender.cloned(),
+            })),
+            Ok(None) => Ok(None),
             // The item was deleted between the check and the insert.
             Err(StoreError::Conflict(_)) => Ok(None),
             Err(err) => Err(err),
         }
     }
 
-    /// The item's latest messages, oldest first; `None` if there is no such item.
+    /// One message, if it is still there.
+    pub async fn message(&self, id: MessageId) -> Result<Option<Message>, StoreError> {
+        let row: Option<MessageRow> = self.read_row(SELECT_MESSAGE, &[id.get().into()]).await?;
+        Ok(row.map(Message::from))
+    }
+
+    /// The chat's latest messages, newest first.
+    pub async fn chat_history(&self) -> Result<Vec<Message>, StoreError> {
+        let rows: Vec<MessageRow> = self.read_rows(CHAT_HISTORY, &[HISTORY_LEN.into()]).await?;
+        Ok(rows.into_iter().map(Message::from).collect())
+    }
+
+    /// The item's latest messages, newest first; `None` if there is no such item.
     pub async fn thread_history(&self, item_id: ItemId) -> Result<Option<Vec<Message>>, StoreError> {
-        let rows: Option<Vec<MessageRow>> = with_pool!(self, read, pool => {
-            let exists: bool = sqlx::query_scalar(ITEM_EXISTS).bind(item_id.get()).fetch_one(pool).await?;
-            if !exists {
-                return Ok(None);
-            }
-            sqlx::query_as(THREAD_HISTORY)
-                .bind(item_id.get())
-                .bind(HISTORY_LEN)
-                .fetch_all(pool)
-                .await
-                .map(Some)
-        })?;
-        Ok(rows.map(|rows| rows.into_iter().map(Message::from).collect()))
+        let (exists,): (bool,) = self.read_one(ITEM_EXISTS, &[item_id.get().into()]).await?;
+        if !exists {
+            return Ok(None);
+        }
+        let rows: Vec<MessageRow> = self
+            .read_rows(THREAD_HISTORY, &[item_id.get().into(), HISTORY_LEN.into()])
+            .await?;
+        Ok(Some(rows.into_iter().map(Message::from).collect()))
+    }
+
+    /// Deletes a message, and hands the deletion on once committed; `None` if there is none.
+    pub async fn delete_message(&self, id: MessageId) -> Result<Option<DeletedMessage>, StoreError> {
+        let deleted: Option<(Option<i64>,)> = self.write_optional(DELETE_MESSAGE, &[id.get().into()]).await?;
+        let deleted = deleted.map(|(item,)| DeletedMessage {
+            id,
+            item: item.and_then(ItemId::new),
+        });
+        if let Some(deleted) = deleted {
+            let _ = self.deleted.send(deleted);
+        }
+        Ok(deleted)
+    }
+
+    /// Messages this process deletes from now on, for live delivery.
+    pub fn messages_deleted(&self) -> tokio::sync::broadcast::Receiver<DeletedMessage> {
+        self.deleted.subscribe()
     }
 }

@@ -4,6 +4,7 @@
 //! `ON CONFLICT`) and run through [`with_pool!`], which expands it once per backend, so each
 //! arm is checked against its own driver and the same integration suite exercises both.
 
+mod account_mail;
 mod backup;
 mod claims;
 mod derived;
@@ -15,6 +16,9 @@ mod messages;
 mod notifications;
 mod outbox;
 mod sessions;
+mod signup;
+mod sso;
+mod statement;
 mod throttle;
 mod users;
 mod writer;
@@ -34,10 +38,16 @@ use sqlx::{
 
 use self::writer::Writer;
 use crate::domain::Notification;
+pub use account_mail::OutgoingAccountMail;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
+pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
+pub use sessions::ENDED_SESSIONS_KEPT_MS;
+pub use signup::{EmailState, ImportOutcome, SignupOutcome};
+pub use sso::{NO_PASSWORD, SsoOutcome};
+pub use users::LoginRecord;
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -51,12 +61,16 @@ pub struct Store {
     probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
     /// Notifications this process wrote, once committed, for live delivery.
     notified: tokio::sync::broadcast::Sender<Notification>,
-    /// Accounts whose sessions all ended (disabled, password set, removed), once committed,
-    /// so their live connections can be closed too.
-    sessions_ended: tokio::sync::broadcast::Sender<String>,
+    /// Messages this process deleted, once committed, for live delivery.
+    deleted: tokio::sync::broadcast::Sender<DeletedMessage>,
+    /// Rung when mail is queued (see `outbox`).
+    mail_wanted: Arc<tokio::sync::Notify>,
     /// Whether notifications are also queued to be emailed (only while email is configured,
     /// or the queue would fill up with mail nobody sends).
     mail_outbox: bool,
+    /// Whether mail with links about an account (to verify a new address) is queued: email
+    /// is configured, and the public URL the links point to is known.
+    account_links: bool,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -65,6 +79,8 @@ const NOTIFIED_BACKLOG: usize = 4096;
 
 /// A write probe is answered from the last one for this long (each costs a commit).
 const PROBE_REUSE: Duration = Duration::from_secs(1);
+const PROBE_WRITE: &str =
+    "INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = $1";
 
 #[derive(Clone)]
 enum Db {
@@ -86,53 +102,53 @@ enum Db {
 /// writes through:
 ///
 /// ```ignore
-/// with_pool!(self, read, pool => sqlx::query("SELECT 1").execute(pool).await)
-/// with_pool!(self, write, pool => {
+/// with_pool!(self, read, |pool| sqlx::query("SELECT 1").execute(pool).await)
+/// with_pool!(self, write, |pool| {
 ///     sqlx::query("UPDATE …").execute(&mut *pool).await?;
 ///     sqlx::query("INSERT …").execute(&mut *pool).await
 /// })
 /// ```
 ///
-/// `pool => body` is a match arm, not a closure: the body is compiled once per backend (so
-/// each is checked against its own driver), and `return` or `?` inside it leave the calling
-/// method, as they would in any `match`. The body yields `Result<T, sqlx::Error>`; the macro
+/// The body is written like a closure (so rustfmt formats it) and compiled once per backend,
+/// each copy checked against its own driver. It runs as an `async` block: `?` and `return`
+/// leave the body, never the calling method. It yields `Result<T, sqlx::Error>`; the macro
 /// yields `Result<T, StoreError>`.
 ///
 /// - `read`: `pool` is a pool of readers (`&SqlitePool`, `&PgPool`).
 /// - `write`: `pool` is a connection (`&mut SqliteConnection`, `&mut PgConnection`; write
-///   `&mut *pool` to run a statement) in a transaction of the body's own — on SQLite a
-///   savepoint of the shared group-commit transaction. The macro returns once the body's
-///   changes are committed; a body that leaves early (`?`, `return`) has them undone.
+///   `&mut *pool` to run a statement, or pass it to a helper taking a [`statement::Tx`]) in a
+///   transaction of the body's own — on SQLite a savepoint of the shared group-commit
+///   transaction. The macro returns once the body's changes are committed; a body that fails
+///   has them undone.
 macro_rules! with_pool {
-    ($store:expr, read, $pool:ident => $body:expr) => {{
+    ($store:expr, read, |$pool:ident| $body:expr) => {{
         let result: ::std::result::Result<_, ::sqlx::Error> = match &$store.db {
-            $crate::store::Db::Sqlite { read: $pool, .. } => $body,
-            $crate::store::Db::Postgres($pool) => $body,
+            $crate::store::Db::Sqlite { read: $pool, .. } => async { $body }.await,
+            $crate::store::Db::Postgres($pool) => async { $body }.await,
         };
         result.map_err($crate::store::StoreError::from)
     }};
-    ($store:expr, write, $pool:ident => $body:expr) => {{
-        match &$store.db {
-            $crate::store::Db::Sqlite { writer, .. } => {
-                let mut lent = writer.lend().await?;
-                let result: ::std::result::Result<_, ::sqlx::Error> = {
+    ($store:expr, write, |$pool:ident| $body:expr) => {
+        async {
+            match &$store.db {
+                $crate::store::Db::Sqlite { writer, .. } => {
+                    let mut lent = writer.lend().await?;
                     let $pool = lent.connection();
-                    $body
-                };
-                lent.finish(result).await
-            }
-            $crate::store::Db::Postgres(pool) => {
-                let mut transaction = pool.begin().await?;
-                let result: ::std::result::Result<_, ::sqlx::Error> = {
+                    let result: ::std::result::Result<_, ::sqlx::Error> = async { $body }.await;
+                    lent.finish(result).await
+                }
+                $crate::store::Db::Postgres(pool) => {
+                    let mut transaction = pool.begin().await?;
                     let $pool = &mut *transaction;
-                    $body
-                };
-                let value = result?;
-                transaction.commit().await?;
-                Ok(value)
+                    let result: ::std::result::Result<_, ::sqlx::Error> = async { $body }.await;
+                    let value = result?;
+                    transaction.commit().await?;
+                    ::std::result::Result::<_, $crate::store::StoreError>::Ok(value)
+                }
             }
         }
-    }};
+        .await
+    };
 }
 pub(crate) use with_pool;
 
@@ -162,8 +178,10 @@ impl Store {
             name: name.into(),
             probed: Arc::default(),
             notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
-            sessions_ended: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
+            deleted: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
+            mail_wanted: Arc::default(),
             mail_outbox: false,
+            account_links: false,
         })
     }
 
@@ -276,7 +294,7 @@ impl Store {
         let result = self.probe_write(crate::time::now_ms()).await;
         if let Err(err) = &result {
             tracing::warn!(
-                error = crate::error::describe(err).join(": "),
+                error = crate::causes::describe(err).join(": "),
                 "the database refuses writes"
             );
         }
@@ -286,16 +304,19 @@ impl Store {
 
     /// Commits a write to the probe row.
     async fn probe_write(&self, now: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query(
-                "INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) \
-                 ON CONFLICT (id) DO UPDATE SET checked_at = $1",
-            )
-            .bind(now)
-            .execute(&mut *pool)
-            .await
-            .map(drop)
-        })
+        self.write(PROBE_WRITE, &[now.into()]).await.map(drop)
+    }
+
+    /// Forgets what has had its day: sessions recorded as ended, links expired, single
+    /// sign-ons that never came back, account mail sent a day ago, sign-ups not verified
+    /// within a week (their ids and addresses are free again).
+    pub async fn forget_expired(&self, now: i64) -> Result<(), StoreError> {
+        const DAY_MS: i64 = 24 * 3_600_000;
+        self.forget_ended_sessions(now - ENDED_SESSIONS_KEPT_MS).await?;
+        self.forget_expired_links(now).await?;
+        self.forget_old_sso_logins(now).await?;
+        self.forget_sent_account_mail(now - DAY_MS).await?;
+        self.forget_unverified_signups(now - 7 * DAY_MS).await
     }
 
     /// Waits for in-flight queries and closes every connection (SQLite checkpoints its WAL).

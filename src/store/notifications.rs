@@ -3,7 +3,11 @@
 
 use tokio::sync::broadcast;
 
-use super::{Store, StoreError, with_pool};
+use super::{
+    Store, StoreError,
+    statement::{Arg, Tx},
+    with_pool,
+};
 use crate::domain::{Item, Notice, Notification, matching};
 
 macro_rules! notification_columns {
@@ -12,67 +16,24 @@ macro_rules! notification_columns {
     };
 }
 
-pub(super) const NOTIFY_USER: &str = concat!(
+const NOTIFY_USER: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ",
     notification_columns!()
 );
-pub(super) const NOTIFY_ADMINS: &str = concat!(
+const NOTIFY_ADMINS: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at) \
      SELECT id, $1, $2, $3, $4 FROM users WHERE is_admin RETURNING ",
     notification_columns!()
 );
+/// Queues notification `$1` to be emailed at `$2`, if its user has an address.
+const QUEUE_MAIL: &str = "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
+     SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
+     WHERE n.id = $1 AND u.email IS NOT NULL";
 const LIST: &str = concat!(
     "SELECT ",
     notification_columns!(),
     " FROM notifications WHERE user_id = $1 AND ($2 IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
 );
-
-/// Writes `$notice` for user `$user` on `$conn`, in the transaction of what caused it, and
-/// queues it to be emailed when `$store` does that.
-macro_rules! notify_user {
-    ($store:expr, $conn:expr, $user:expr, $notice:expr, $now:expr) => {
-        async {
-            let row = sqlx::query_as::<_, NotificationRow>(NOTIFY_USER)
-                .bind($user)
-                .bind($notice.kind.as_str())
-                .bind($notice.item_id.get())
-                .bind(&$notice.text)
-                .bind($now)
-                .fetch_one(&mut *$conn)
-                .await?;
-            if $store.mail_outbox {
-                super::outbox::queue_mail!($conn, row.id, $now)?;
-            }
-            Ok::<_, sqlx::Error>(row)
-        }
-        .await
-    };
-}
-pub(super) use notify_user;
-
-/// Writes `$notice` for every administrator on `$conn`, queued to be emailed like
-/// [`notify_user!`].
-macro_rules! notify_admins {
-    ($store:expr, $conn:expr, $notice:expr, $now:expr) => {
-        async {
-            let rows = sqlx::query_as::<_, NotificationRow>(NOTIFY_ADMINS)
-                .bind($notice.kind.as_str())
-                .bind($notice.item_id.get())
-                .bind(&$notice.text)
-                .bind($now)
-                .fetch_all(&mut *$conn)
-                .await?;
-            if $store.mail_outbox {
-                for row in &rows {
-                    super::outbox::queue_mail!($conn, row.id, $now)?;
-                }
-            }
-            Ok::<_, sqlx::Error>(rows)
-        }
-        .await
-    };
-}
-pub(super) use notify_admins;
 
 #[derive(sqlx::FromRow)]
 pub(super) struct NotificationRow {
@@ -100,14 +61,66 @@ impl From<NotificationRow> for Notification {
     }
 }
 
+/// The parameters of [`NOTIFY_ADMINS`], and after the user those of [`NOTIFY_USER`].
+fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 4] {
+    [
+        notice.kind.as_str().into(),
+        notice.item_id.get().into(),
+        notice.text.as_str().into(),
+        now.into(),
+    ]
+}
+
 impl Store {
+    /// Writes `notice` for user `user` on `tx`, in the transaction of what caused it, and
+    /// queues it to be emailed when this store does that.
+    pub(super) async fn notify_user(
+        &self,
+        tx: &mut impl Tx,
+        user: &str,
+        notice: &Notice,
+        now: i64,
+    ) -> sqlx::Result<NotificationRow> {
+        let [kind, item, text, at] = notice_args(notice, now);
+        let row: NotificationRow = tx.row(NOTIFY_USER, &[user.into(), kind, item, text, at]).await?;
+        self.queue_mail(tx, &row, now).await?;
+        Ok(row)
+    }
+
+    /// Writes `notice` for every administrator on `tx`, queued to be emailed like
+    /// [`Store::notify_user`].
+    pub(super) async fn notify_admins(
+        &self,
+        tx: &mut impl Tx,
+        notice: &Notice,
+        now: i64,
+    ) -> sqlx::Result<Vec<NotificationRow>> {
+        let rows: Vec<NotificationRow> = tx.rows(NOTIFY_ADMINS, &notice_args(notice, now)).await?;
+        for row in &rows {
+            self.queue_mail(tx, row, now).await?;
+        }
+        Ok(rows)
+    }
+
+    /// Queues a notification just written to be emailed, while email is configured.
+    async fn queue_mail(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
+        if self.mail_outbox {
+            tx.run(QUEUE_MAIL, &[row.id.into(), now.into()]).await?;
+        }
+        Ok(())
+    }
+
     /// Notifications this process commits from now on, for live delivery.
     pub fn notifications_committed(&self) -> broadcast::Receiver<Notification> {
         self.notified.subscribe()
     }
 
-    /// Hands committed notifications to the listeners (none listening is fine).
+    /// Hands committed notifications to the listeners (none listening is fine), and wakes
+    /// the mail sender: their mail may be queued.
     pub(super) fn announce(&self, rows: Vec<NotificationRow>) {
+        if !rows.is_empty() {
+            self.mail_wanted.notify_one();
+        }
         for row in rows {
             let _ = self.notified.send(row.into());
         }
@@ -121,15 +134,20 @@ impl Store {
         before: Option<i64>,
         limit: u32,
     ) -> Result<Vec<Notification>, StoreError> {
-        let rows: Vec<NotificationRow> = with_pool!(self, read, pool => {
-            sqlx::query_as(LIST).bind(user).bind(before).bind(i64::from(limit)).fetch_all(pool).await
+        let rows: Vec<NotificationRow> = with_pool!(self, read, |pool| {
+            sqlx::query_as(LIST)
+                .bind(user)
+                .bind(before)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
         })?;
         Ok(rows.into_iter().map(Notification::from).collect())
     }
 
     /// Marks those of `ids` that are `user`'s as read.
     pub async fn mark_read(&self, user: &str, ids: &[i64]) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
+        with_pool!(self, write, |pool| {
             for id in ids {
                 sqlx::query("UPDATE notifications SET read = TRUE WHERE id = $1 AND user_id = $2")
                     .bind(id)
@@ -156,10 +174,10 @@ impl Store {
         if reporters.is_empty() {
             return Ok(());
         }
-        let rows = with_pool!(self, write, pool => {
+        let rows = with_pool!(self, write, |pool| {
             let mut rows = Vec::with_capacity(reporters.len());
             for (reporter, notice) in &reporters {
-                rows.push(notify_user!(self, pool, reporter, notice, now)?);
+                rows.push(self.notify_user(pool, reporter, notice, now).await?);
             }
             Ok(rows)
         })?;

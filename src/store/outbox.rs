@@ -1,26 +1,10 @@
 //! The mail outbox: notifications waiting to be emailed. A notification is queued in the
-//! transaction that writes it; a sender takes one message at a time by pushing its next
+//! transaction that writes it (see `notifications`); a sender takes one message at a time by pushing its next
 //! attempt past a lease, so while one node sends it no other takes it, and a node that dies
 //! mid-send leaves it to be taken again once the lease runs out.
 
 use super::{Store, StoreError, notifications::NotificationRow, with_pool};
 use crate::domain::Notification;
-
-/// Queues notification `$id` to be emailed, if its user has an address.
-macro_rules! queue_mail {
-    ($conn:expr, $id:expr, $now:expr) => {
-        sqlx::query(
-            "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
-             SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
-             WHERE n.id = $1 AND u.email IS NOT NULL",
-        )
-        .bind($id)
-        .bind($now)
-        .execute(&mut *$conn)
-        .await
-    };
-}
-pub(super) use queue_mail;
 
 /// Takes the message due first. Both conditions on `next_attempt_at` matter on PostgreSQL:
 /// when two nodes pick the same row, the second waits for the first's lock and then finds
@@ -31,6 +15,9 @@ const TAKE: &str = "UPDATE mail_outbox SET attempts = attempts + 1, next_attempt
        AND next_attempt_at <= $1 \
      RETURNING notification_id, attempts";
 
+const NEXT_DUE: &str = "SELECT MIN(due) FROM (SELECT MIN(next_attempt_at) AS due FROM mail_outbox \
+     UNION ALL SELECT MIN(next_attempt_at) FROM account_mail WHERE sent_at IS NULL) queued";
+const MAIL_FAILED: &str = "UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE notification_id = $1";
 const ADDRESSED: &str = "SELECT n.id, n.user_id, n.type, n.item_id, n.text, n.created_at, n.read, \
             u.name, u.email \
      FROM notifications n JOIN users u ON u.id = n.user_id WHERE n.id = $1";
@@ -54,38 +41,54 @@ struct AddressedRow {
 }
 
 impl Store {
-    /// Queues the notifications written from now on to be emailed (to users with an address).
-    pub fn with_mail_outbox(mut self) -> Self {
+    /// Queues the notifications written from now on to be emailed (to users with an address),
+    /// and, with `links`, the links that verify a user's new address.
+    pub fn with_mail_outbox(mut self, links: bool) -> Self {
         self.mail_outbox = true;
+        self.account_links = links;
         self
     }
 
-    /// When the next queued message is due (epoch ms), if any is queued.
+    /// When the next queued message (a notification, or mail about an account) is due
+    /// (epoch ms), if any is queued.
     pub async fn next_mail_due(&self) -> Result<Option<i64>, StoreError> {
-        with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT MIN(next_attempt_at) FROM mail_outbox").fetch_one(pool).await
-        })
+        let (due,): (Option<i64>,) = self.read_one(NEXT_DUE, &[]).await?;
+        Ok(due)
+    }
+
+    /// Rung when mail is queued on this node (notifications, mail about an account): the
+    /// sender looks at once rather than at its next poll.
+    pub fn mail_wanted(&self) -> std::sync::Arc<tokio::sync::Notify> {
+        std::sync::Arc::clone(&self.mail_wanted)
     }
 
     /// How many messages wait to be sent.
     pub async fn mail_queued(&self) -> Result<i64, StoreError> {
-        with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM mail_outbox").fetch_one(pool).await
+        with_pool!(self, read, |pool| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM mail_outbox")
+                .fetch_one(pool)
+                .await
         })
     }
 
     /// Takes the message due first at `now`, leased until `lease_until`: nobody else takes it
     /// before then. Messages whose user no longer has an address are dropped on the way.
     pub async fn take_mail(&self, now: i64, lease_until: i64) -> Result<Option<OutgoingMail>, StoreError> {
-        with_pool!(self, write, pool => {
+        with_pool!(self, write, |pool| {
             loop {
-                let taken: Option<(i64, i32)> =
-                    sqlx::query_as(TAKE).bind(now).bind(lease_until).fetch_optional(&mut *pool).await?;
+                let taken: Option<(i64, i32)> = sqlx::query_as(TAKE)
+                    .bind(now)
+                    .bind(lease_until)
+                    .fetch_optional(&mut *pool)
+                    .await?;
                 let Some((id, attempts)) = taken else { break Ok(None) };
-                let row: Option<AddressedRow> =
-                    sqlx::query_as(ADDRESSED).bind(id).fetch_optional(&mut *pool).await?;
+                let row: Option<AddressedRow> = sqlx::query_as(ADDRESSED).bind(id).fetch_optional(&mut *pool).await?;
                 match row {
-                    Some(AddressedRow { notification, name, email: Some(address) }) => {
+                    Some(AddressedRow {
+                        notification,
+                        name,
+                        email: Some(address),
+                    }) => {
                         break Ok(Some(OutgoingMail {
                             notification: notification.into(),
                             name,
@@ -106,25 +109,14 @@ impl Store {
 
     /// Forgets message `id`: the SMTP server accepted it, or it was given up.
     pub async fn mail_done(&self, id: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM mail_outbox WHERE notification_id = $1")
-                .bind(id)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+        self.write("DELETE FROM mail_outbox WHERE notification_id = $1", &[id.into()])
+            .await
+            .map(drop)
     }
 
     /// Puts message `id` back, to be tried again at `retry_at`; `error` says what went wrong.
     pub async fn mail_failed(&self, id: i64, retry_at: i64, error: &str) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE notification_id = $1")
-                .bind(id)
-                .bind(retry_at)
-                .bind(error)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+        let args = [id.into(), retry_at.into(), error.into()];
+        self.write(MAIL_FAILED, &args).await.map(drop)
     }
 }

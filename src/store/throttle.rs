@@ -1,7 +1,7 @@
 //! Counters of login attempts in fixed windows, shared by every node through the database,
 //! and the devices that have logged in before.
 
-use super::{Store, StoreError, with_pool};
+use super::{Store, StoreError};
 
 /// Counts one attempt: a window that began at or before `$3` is over and starts afresh at `$2`.
 const COUNT_ATTEMPT: &str = "INSERT INTO login_attempts (throttle_key, attempts, window_start, account) \
@@ -14,6 +14,7 @@ const COUNT_ATTEMPT: &str = "INSERT INTO login_attempts (throttle_key, attempts,
 const TAKE_TURN: &str = "UPDATE login_attempts \
      SET not_before = CASE WHEN not_before > $2 THEN not_before ELSE $2 END + $3 \
      WHERE throttle_key = $1 RETURNING not_before - $3";
+const UNCOUNT: &str = "UPDATE login_attempts SET attempts = attempts - 1 WHERE throttle_key = $1 AND attempts > 0";
 const DEVICE_OF: &str = "UPDATE trusted_devices SET last_used_at = $3 WHERE token_hash = $1 AND user_id = $2";
 const INSERT_DEVICE: &str =
     "INSERT INTO trusted_devices (token_hash, user_id, created_at, last_used_at) VALUES ($1, $2, $3, $3)";
@@ -28,91 +29,61 @@ impl Store {
         now: i64,
         window_cutoff: i64,
     ) -> Result<(i64, i64), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query_as(COUNT_ATTEMPT)
-                .bind(key)
-                .bind(now)
-                .bind(window_cutoff)
-                .bind(account)
-                .fetch_one(&mut *pool)
-                .await
-        })
+        let args = [key.into(), now.into(), window_cutoff.into(), account.into()];
+        self.write_row(COUNT_ATTEMPT, &args).await
     }
 
     /// Takes the next turn of `key`, `spacing` milliseconds after the last one taken and not
     /// before `now`; returns when the turn begins. The key must have been counted.
     pub async fn take_login_turn(&self, key: &str, now: i64, spacing: i64) -> Result<i64, StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query_scalar(TAKE_TURN).bind(key).bind(now).bind(spacing).fetch_one(&mut *pool).await
-        })
+        let (turn,) = self
+            .write_row(TAKE_TURN, &[key.into(), now.into(), spacing.into()])
+            .await?;
+        Ok(turn)
     }
 
     /// Takes back one counted attempt (a login that succeeded).
     pub async fn uncount_login_attempt(&self, key: &str) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("UPDATE login_attempts SET attempts = attempts - 1 WHERE throttle_key = $1 AND attempts > 0")
-                .bind(key)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+        self.write(UNCOUNT, &[key.into()]).await.map(drop)
     }
 
     pub async fn clear_login_attempts(&self, key: &str) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM login_attempts WHERE throttle_key = $1")
-                .bind(key)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+        self.write("DELETE FROM login_attempts WHERE throttle_key = $1", &[key.into()])
+            .await
+            .map(drop)
     }
 
     /// Forgets every count kept for `account`; returns how many there were.
     pub async fn clear_account_attempts(&self, account: &str) -> Result<u64, StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM login_attempts WHERE account = $1")
-                .bind(account)
-                .execute(&mut *pool)
-                .await
-                .map(|done| done.rows_affected())
-        })
+        self.write("DELETE FROM login_attempts WHERE account = $1", &[account.into()])
+            .await
     }
 
     /// Deletes the windows that began at or before `window_cutoff`.
     pub async fn delete_old_login_attempts(&self, window_cutoff: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM login_attempts WHERE window_start <= $1 AND not_before <= $1")
-                .bind(window_cutoff)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+        self.write(
+            "DELETE FROM login_attempts WHERE window_start <= $1 AND not_before <= $1",
+            &[window_cutoff.into()],
+        )
+        .await
+        .map(drop)
     }
 
     /// Whether the device is one `user_id` logged in from; marks it used.
     pub async fn use_trusted_device(&self, token_hash: &str, user_id: &str, now: i64) -> Result<bool, StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query(DEVICE_OF)
-                .bind(token_hash)
-                .bind(user_id)
-                .bind(now)
-                .execute(&mut *pool)
-                .await
-                .map(|done| done.rows_affected() > 0)
-        })
+        let args = [token_hash.into(), user_id.into(), now.into()];
+        Ok(self.write(DEVICE_OF, &args).await? > 0)
     }
 
     pub async fn insert_trusted_device(&self, token_hash: &str, user_id: &str, now: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query(INSERT_DEVICE).bind(token_hash).bind(user_id).bind(now).execute(&mut *pool).await.map(drop)
-        })
+        let args = [token_hash.into(), user_id.into(), now.into()];
+        self.write(INSERT_DEVICE, &args).await.map(drop)
     }
 
     /// Forgets devices unused since `cutoff`.
     pub async fn delete_unused_devices(&self, cutoff: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM trusted_devices WHERE last_used_at <= $1").bind(cutoff).execute(&mut *pool).await.map(drop)
-        })
+        self.write("DELETE FROM trusted_devices WHERE last_used_at <= $1", &[cutoff.into()])
+            .await
+            .map(drop)
     }
 }

@@ -1,7 +1,15 @@
-//! Accounts.
+//! Accounts. Ids are case-insensitive: every lookup folds them (`lower(id)`, ids are ASCII),
+//! and what is stored and shown is the spelling the account was made with.
 
-use super::{Store, StoreError, with_pool};
-use crate::domain::{Account, AccountPatch, Email, User};
+use super::{
+    Store, StoreError,
+    statement::{Arg, Tx},
+    with_pool,
+};
+use crate::{
+    domain::{Account, AccountPatch, Email, NewAccount, User},
+    time::now_ms,
+};
 
 /// A `users` row without the password hash.
 #[derive(sqlx::FromRow)]
@@ -21,20 +29,45 @@ impl From<UserRow> for User {
     }
 }
 
+/// What a login checks: the account, its Argon2id hash (not a valid one for an account
+/// without a password: sign-on only, or imported and not set yet), and whether it may log in.
+#[derive(Debug)]
+pub struct LoginRecord {
+    pub user: User,
+    pub password_hash: String,
+    pub disabled: bool,
+    /// A sign-up whose address is not verified yet cannot log in.
+    pub verified: bool,
+}
+
 #[derive(sqlx::FromRow)]
-struct CredentialRow {
+struct LoginRow {
     #[sqlx(flatten)]
     user: UserRow,
     password_hash: String,
+    disabled: bool,
+    verified: bool,
+}
+
+impl From<LoginRow> for LoginRecord {
+    fn from(row: LoginRow) -> Self {
+        Self {
+            user: row.user.into(),
+            password_hash: row.password_hash,
+            disabled: row.disabled,
+            verified: row.verified,
+        }
+    }
 }
 
 /// A `users` row as staff see it.
 #[derive(sqlx::FromRow)]
-struct AccountRow {
+pub(super) struct AccountRow {
     #[sqlx(flatten)]
     user: UserRow,
     email: Option<String>,
     disabled: bool,
+    verified: bool,
     created_at: i64,
 }
 
@@ -44,6 +77,7 @@ impl From<AccountRow> for Account {
             user: row.user.into(),
             email: row.email,
             disabled: row.disabled,
+            verified: row.verified,
             created_at: row.created_at,
         }
     }
@@ -51,7 +85,7 @@ impl From<AccountRow> for Account {
 
 macro_rules! account_columns {
     () => {
-        "id, name, is_admin, email, disabled, created_at"
+        "id, name, is_admin, email, disabled, verified, created_at"
     };
 }
 
@@ -59,171 +93,236 @@ macro_rules! account_columns {
 const UPDATE_ACCOUNT: &str = concat!(
     "UPDATE users SET name = COALESCE($2, name), is_admin = COALESCE($3, is_admin), \
      email = CASE WHEN $4 THEN $5 ELSE email END, disabled = COALESCE($6, disabled) \
-     WHERE id = $1 RETURNING ",
+     WHERE lower(id) = lower($1) RETURNING ",
     account_columns!()
 );
+/// Inserts nothing when an id that differs only in case is taken (the unique index on
+/// `lower(id)` backs this up once the server has started: see [`Store::fold_ids`]).
+const INSERT_USER: &str = concat!(
+    "INSERT INTO users (id, name, is_admin, email, password_hash, created_at, verified, pending_email, oidc_subject) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
+     WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1)) RETURNING ",
+    account_columns!()
+);
+const LOGIN_RECORD: &str =
+    "SELECT id, name, is_admin, password_hash, disabled, verified FROM users WHERE lower(id) = lower($1)";
+const SELECT_ACCOUNT: &str = concat!("SELECT ", account_columns!(), " FROM users WHERE lower(id) = lower($1)");
+/// Ids that differ only in case, each pair once.
+const CASE_TWINS: &str = "SELECT a.id, b.id FROM users a JOIN users b ON lower(a.id) = lower(b.id) AND a.id < b.id \
+     ORDER BY a.id, b.id";
+const FOLD_IDS: &str = "CREATE UNIQUE INDEX IF NOT EXISTS users_by_folded_id ON users (lower(id))";
 
-const INSERT_USER: &str =
-    "INSERT INTO users (id, name, is_admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)";
+const RECORD_ENDED_OF_USER: &str =
+    "INSERT INTO ended_sessions (token_hash, ended_at) SELECT token_hash, $2 FROM sessions WHERE user_id = $1";
+
+/// Ends every session of user `user_id` (its stored spelling) on `tx`, recording each as
+/// ended for the nodes' sockets.
+pub(super) async fn end_sessions_of(tx: &mut impl Tx, user_id: &str, now: i64) -> sqlx::Result<()> {
+    tx.run(RECORD_ENDED_OF_USER, &[user_id.into(), now.into()]).await?;
+    tx.run("DELETE FROM sessions WHERE user_id = $1", &[user_id.into()])
+        .await?;
+    Ok(())
+}
+
+/// What a new account holds, checked by whoever makes one (staff, a sign-up, single sign-on,
+/// an import).
+pub(super) struct NewUserRow<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub is_admin: bool,
+    pub email: Option<&'a str>,
+    pub password_hash: &'a str,
+    pub verified: bool,
+    pub pending_email: Option<&'a str>,
+    pub oidc_subject: Option<&'a str>,
+}
+
+impl NewUserRow<'_> {
+    /// Inserts the account on `tx`; `None` when its id is taken (in any case).
+    pub(super) async fn insert(&self, tx: &mut impl Tx, now: i64) -> sqlx::Result<Option<AccountRow>> {
+        let args: [Arg<'_>; 9] = [
+            self.id.into(),
+            self.name.into(),
+            self.is_admin.into(),
+            self.email.into(),
+            self.password_hash.into(),
+            now.into(),
+            self.verified.into(),
+            self.pending_email.into(),
+            self.oidc_subject.into(),
+        ];
+        Ok(tx.rows(INSERT_USER, &args).await?.pop())
+    }
+}
 
 impl Store {
-    /// Accounts whose sessions this process ends from now on (each id once committed).
-    pub fn sessions_ended(&self) -> tokio::sync::broadcast::Receiver<String> {
-        self.sessions_ended.subscribe()
+    /// Refuses ids that differ only in case (they would be one account now), naming them;
+    /// then makes `lower(id)` unique, so that two accounts made at once never share one.
+    pub async fn fold_ids(&self) -> anyhow::Result<()> {
+        let twins: Vec<(String, String)> = self.read_rows(CASE_TWINS, &[]).await?;
+        if !twins.is_empty() {
+            let named: Vec<String> = twins.iter().map(|(a, b)| format!("{a} and {b}")).collect();
+            anyhow::bail!(
+                "user ids are case-insensitive now, and {} has accounts whose ids differ only in case: {}. \
+                 Remove one of each pair (lostfound user remove ID) before starting the server",
+                self.name(),
+                named.join(", ")
+            );
+        }
+        self.write(FOLD_IDS, &[]).await?;
+        Ok(())
     }
 
-    /// Tells the listeners that every session of `id` ended (none listening is fine).
-    fn announce_sessions_ended(&self, id: &str) {
-        let _ = self.sessions_ended.send(id.to_owned());
-    }
-
-    /// Fails with [`StoreError::Conflict`] when the id is taken.
-    pub async fn insert_user(&self, user: &User, password_hash: &str, now: i64) -> Result<(), StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query(INSERT_USER)
-                .bind(&user.id)
-                .bind(&user.name)
-                .bind(user.is_admin)
-                .bind(password_hash)
-                .bind(now)
-                .execute(&mut *pool)
-                .await
-                .map(drop)
-        })
+    /// Creates the account, its address included; `None` when the id is taken, in any case.
+    pub async fn insert_user(
+        &self,
+        account: &NewAccount,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<Option<Account>, StoreError> {
+        let row = NewUserRow {
+            id: account.id().as_str(),
+            name: account.name().as_str(),
+            is_admin: account.is_admin(),
+            email: account.email().map(Email::as_str),
+            password_hash,
+            // Staff vouch for the addresses they enter.
+            verified: true,
+            pending_email: None,
+            oidc_subject: None,
+        };
+        let inserted = with_pool!(self, write, |pool| row.insert(pool, now).await)?;
+        Ok(inserted.map(Account::from))
     }
 
     /// Every account, by id, as staff see them.
     pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
-        let rows: Vec<AccountRow> = with_pool!(self, read, pool => {
-            sqlx::query_as(concat!("SELECT ", account_columns!(), " FROM users ORDER BY id")).fetch_all(pool).await
-        })?;
+        let rows: Vec<AccountRow> = self
+            .read_rows(concat!("SELECT ", account_columns!(), " FROM users ORDER BY id"), &[])
+            .await?;
         Ok(rows.into_iter().map(Account::from).collect())
     }
 
     pub async fn account(&self, id: &str) -> Result<Option<Account>, StoreError> {
-        let row: Option<AccountRow> = with_pool!(self, read, pool => {
-            sqlx::query_as(concat!("SELECT ", account_columns!(), " FROM users WHERE id = $1"))
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-        })?;
+        let row: Option<AccountRow> = self.read_row(SELECT_ACCOUNT, &[id.into()]).await?;
         Ok(row.map(Account::from))
     }
 
     /// Applies `patch` to account `id`; disabling it ends its sessions in the same
     /// transaction. `None` if no such account.
     pub async fn update_account(&self, id: &str, patch: &AccountPatch) -> Result<Option<Account>, StoreError> {
-        let email = patch.email.as_ref().map(|email| email.as_ref().map(Email::as_str));
-        let row: Option<AccountRow> = with_pool!(self, write, pool => {
+        let email = patch.email().map(|email| email.map(Email::as_str));
+        let row: Option<AccountRow> = with_pool!(self, write, |pool| {
             let row: Option<AccountRow> = sqlx::query_as(UPDATE_ACCOUNT)
                 .bind(id)
-                .bind(patch.name.as_ref().map(|name| name.as_str()))
-                .bind(patch.is_admin)
+                .bind(patch.name().map(|name| name.as_str()))
+                .bind(patch.is_admin())
                 .bind(email.is_some())
                 .bind(email.flatten())
-                .bind(patch.disabled)
+                .bind(patch.disabled())
                 .fetch_optional(&mut *pool)
                 .await?;
-            if patch.disabled == Some(true) {
-                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *pool).await?;
+            if let Some(row) = &row
+                && patch.disabled() == Some(true)
+            {
+                end_sessions_of(pool, &row.user.id, now_ms()).await?;
             }
             Ok(row)
         })?;
-        if row.is_some() && patch.disabled == Some(true) {
-            self.announce_sessions_ended(id);
-        }
         Ok(row.map(Account::from))
     }
 
     pub async fn user(&self, id: &str) -> Result<Option<User>, StoreError> {
-        Ok(self.user_with_password_hash(id).await?.map(|(user, _)| user))
+        Ok(self.login_record(id).await?.map(|record| record.user))
     }
 
-    /// Sets (or, with `None`, removes) a user's email address; false if no such user.
+    /// Sets (or, with `None`, removes) the address an account is mailed at, as staff do;
+    /// false if no such account.
     pub async fn set_email(&self, id: &str, email: Option<&str>) -> Result<bool, StoreError> {
-        with_pool!(self, write, pool => {
-            sqlx::query("UPDATE users SET email = $2 WHERE id = $1")
-                .bind(id)
-                .bind(email)
-                .execute(&mut *pool)
-                .await
-                .map(|r| r.rows_affected() > 0)
-        })
+        let args = [id.into(), email.into()];
+        Ok(self
+            .write("UPDATE users SET email = $2 WHERE lower(id) = lower($1)", &args)
+            .await?
+            > 0)
     }
 
-    /// A user's email address, if they gave one.
-    pub async fn email(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let email: Option<Option<String>> = with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT email FROM users WHERE id = $1").bind(id).fetch_optional(pool).await
-        })?;
-        Ok(email.flatten())
-    }
-
-    /// The user and the stored Argon2id hash, for verifying a login.
-    pub async fn user_with_password_hash(&self, id: &str) -> Result<Option<(User, String)>, StoreError> {
-        let row: Option<CredentialRow> = with_pool!(self, read, pool => {
-            sqlx::query_as("SELECT id, name, is_admin, password_hash FROM users WHERE id = $1")
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-        })?;
-        Ok(row.map(|row| (row.user.into(), row.password_hash)))
+    /// What a login checks of account `id`, if there is one.
+    pub async fn login_record(&self, id: &str) -> Result<Option<LoginRecord>, StoreError> {
+        let row: Option<LoginRow> = self.read_row(LOGIN_RECORD, &[id.into()]).await?;
+        Ok(row.map(LoginRecord::from))
     }
 
     pub async fn list_users(&self) -> Result<Vec<User>, StoreError> {
-        let rows: Vec<UserRow> = with_pool!(self, read, pool => {
-            sqlx::query_as("SELECT id, name, is_admin FROM users ORDER BY id").fetch_all(pool).await
-        })?;
+        let rows: Vec<UserRow> = self
+            .read_rows("SELECT id, name, is_admin FROM users ORDER BY id", &[])
+            .await?;
         Ok(rows.into_iter().map(User::from).collect())
     }
 
     /// Sets a new password hash and ends every session of the user. False if no such user.
     pub async fn set_password_hash(&self, id: &str, password_hash: &str) -> Result<bool, StoreError> {
-        let found = with_pool!(self, write, pool => {
-                        let found = sqlx::query("UPDATE users SET password_hash = $2 WHERE id = $1")
-                .bind(id)
-                .bind(password_hash)
-                .execute(&mut *pool)
+        with_pool!(self, write, |pool| {
+            let stored: Option<(String,)> = pool
+                .rows(
+                    "UPDATE users SET password_hash = $2 WHERE lower(id) = lower($1) RETURNING id",
+                    &[id.into(), password_hash.into()],
+                )
                 .await?
-                .rows_affected()
-                > 0;
-            sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *pool).await?;
-            Ok(found)
-        })?;
-        if found {
-            self.announce_sessions_ended(id);
-        }
-        Ok(found)
+                .pop();
+            if let Some((id,)) = &stored {
+                end_sessions_of(pool, id, now_ms()).await?;
+            }
+            Ok(stored.is_some())
+        })
     }
 
-    /// Deletes the user and, by cascade, their sessions; their items stay. False if no such user.
+    /// Deletes the user and, by cascade, their sessions (recorded as ended first); their
+    /// items stay. False if no such user.
     pub async fn remove_user(&self, id: &str) -> Result<bool, StoreError> {
-        let removed = with_pool!(self, write, pool => {
-            sqlx::query("DELETE FROM users WHERE id = $1")
-                .bind(id)
-                .execute(&mut *pool)
-                .await
-                .map(|r| r.rows_affected() > 0)
-        })?;
-        if removed {
-            self.announce_sessions_ended(id);
-        }
-        Ok(removed)
+        with_pool!(self, write, |pool| {
+            // Its own spelling first: ids that differ only in case (refused at start, see
+            // `fold_ids`) are removed one at a time.
+            let stored: Option<(String,)> = pool
+                .rows(
+                    "SELECT id FROM users WHERE lower(id) = lower($1) ORDER BY id = $1 DESC LIMIT 1",
+                    &[id.into()],
+                )
+                .await?
+                .pop();
+            match stored {
+                Some((id,)) => {
+                    end_sessions_of(pool, &id, now_ms()).await?;
+                    pool.run("DELETE FROM users WHERE id = $1", &[id.as_str().into()])
+                        .await?;
+                    Ok(true)
+                }
+                None => Ok(false),
+            }
+        })
+    }
+
+    /// The names of the enabled staff accounts.
+    pub async fn staff_names(&self) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = self
+            .read_rows("SELECT name FROM users WHERE is_admin AND NOT disabled", &[])
+            .await?;
+        Ok(rows.into_iter().map(|(name,)| name).collect())
     }
 
     /// True when there are neither users nor items (the demo data fills only such a database).
     pub async fn is_empty(&self) -> Result<bool, StoreError> {
-        with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT NOT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM items)")
-                .fetch_one(pool)
-                .await
-        })
+        let (empty,) = self
+            .read_one(
+                "SELECT NOT EXISTS (SELECT 1 FROM users) AND NOT EXISTS (SELECT 1 FROM items)",
+                &[],
+            )
+            .await?;
+        Ok(empty)
     }
 
     /// True when there is no account yet.
     pub async fn has_no_users(&self) -> Result<bool, StoreError> {
-        with_pool!(self, read, pool => {
-            sqlx::query_scalar("SELECT NOT EXISTS (SELECT 1 FROM users)").fetch_one(pool).await
-        })
+        let (none,) = self.read_one("SELECT NOT EXISTS (SELECT 1 FROM users)", &[]).await?;
+        Ok(none)
     }
 }

@@ -3,9 +3,12 @@
 //! change log staff read.
 
 use reqwest::StatusCode;
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use crate::{
+    cli::command_on,
     helpers::*,
     sio::{Sio, Transport},
 };
@@ -311,34 +314,107 @@ async fn staff_read_an_items_change_log_even_after_it_is_gone() {
     );
 }
 
+/// A socket speaks for the account of its session until that session ends: then (within
+/// 5 s) its messages carry no account, and it no longer gets the account's notifications.
 #[tokio::test]
-async fn when_an_accounts_sessions_end_its_sockets_close() {
+async fn when_an_accounts_sessions_end_its_sockets_speak_for_nobody() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
     app.add_user("alice", false).await;
-    app.add_user("bob", false).await;
+    let bob = app.logged_in("bob", false).await;
+    let carol = app.logged_in("carol", false).await;
     let connect = |id: &'static str| {
         let app = &app;
         async move {
             let cookie = session_cookie(app, id).await;
-            Sio::connect_with(app, Transport::Websocket, &[("Cookie", &cookie)]).await
+            Sio::connect_asking_ids(&app.url("/"), Transport::Websocket, &[("Cookie", &cookie)]).await
         }
     };
-    let (alice, bob) = (connect("alice").await, connect("bob").await);
+    let (alice_socket, bob_socket) = (connect("alice").await, connect("bob").await);
+    assert_eq!(alice_socket.speaks_for().await["id"], "alice");
     admin.patch("/api/users/alice", json!({ "disabled": true })).await;
-    alice.next("disconnect").await;
-    // Everyone else stays connected.
-    assert_eq!(
-        bob.call("chat:send", json!({ "nick": "Bob", "text": "still here" }))
-            .await["ok"],
-        true
-    );
+    let took = eventually("alice's socket is anonymous", Duration::from_secs(5), async || {
+        alice_socket.speaks_for().await.is_null()
+    })
+    .await;
+    eprintln!("a disabled account's socket was anonymous {took:?} later");
+    // Everyone else still speaks for themselves.
+    assert_eq!(bob_socket.speaks_for().await["id"], "bob");
 
-    // A password reset ends the sessions too.
+    // A password reset ends the sessions too: bob's sockets (one more) stop getting his
+    // notifications.
     let bob_again = connect("bob").await;
+    let item = bob.create_item(item_body("Green scarf")).await;
     admin
         .post("/api/users/bob/password", json!({ "password": "a-new-password" }))
         .await;
-    bob.next("disconnect").await;
-    bob_again.next("disconnect").await;
+    for socket in [&bob_socket, &bob_again] {
+        eventually("bob's socket is anonymous", Duration::from_secs(5), async || {
+            socket.speaks_for().await.is_null()
+        })
+        .await;
+    }
+    // Bob's report is approved, then carol's: notifications go out in that order, so once
+    // carol's socket has hers, one for bob would have been on its way to his sockets before.
+    let carol_socket = connect("carol").await;
+    let carols = carol.create_item(item_body("Red gloves")).await;
+    admin.patch(&item_path(&item), json!({ "status": "approved" })).await;
+    admin.patch(&item_path(&carols), json!({ "status": "approved" })).await;
+    assert_eq!(carol_socket.next("notify").await["itemId"], carols["id"]);
+    for socket in [&bob_socket, &bob_again] {
+        // A round trip on the socket: whatever was sent to it before has arrived.
+        socket.speaks_for().await;
+        assert!(socket.take_all("notify").await.is_empty());
+    }
+}
+
+/// The command line is another process: what it ends travels through the database. A
+/// WebSocket and a polling socket of the account turn anonymous within 5 s of `user passwd`
+/// and of `user remove`; a logout does the same to the sockets of that session only.
+#[tokio::test]
+async fn sessions_ended_by_the_command_line_or_a_logout_end_their_sockets_identity() {
+    let app = spawn_app().await;
+    app.add_user("alice", false).await;
+    app.add_user("bob", false).await;
+    let connect = |id: &'static str, transport: Transport| {
+        let app = &app;
+        async move {
+            let cookie = session_cookie(app, id).await;
+            let socket = Sio::connect_asking_ids(&app.url("/"), transport, &[("Cookie", &cookie)]).await;
+            assert_eq!(socket.speaks_for().await["id"], id);
+            (socket, cookie)
+        }
+    };
+    let anonymous_soon = async |socket: &Sio, what: &str| {
+        let took = eventually(what, Duration::from_secs(5), async || {
+            socket.speaks_for().await.is_null()
+        })
+        .await;
+        eprintln!("{what}: {took:?}");
+    };
+    let user_command = async |args: &[&str], stdin: Option<&str>| {
+        let output = command_on(app.db.url(), "user", args, stdin).await;
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    };
+
+    let (websocket, _) = connect("alice", Transport::Websocket).await;
+    let (polling, _) = connect("alice", Transport::Polling).await;
+    let (bystander, bob_cookie) = connect("bob", Transport::Websocket).await;
+    user_command(&["passwd", "alice", "--password-stdin"], Some("alice-new-pass\n")).await;
+    anonymous_soon(&websocket, "alice's WebSocket after user passwd").await;
+    anonymous_soon(&polling, "alice's polling socket after user passwd").await;
+    assert_eq!(bystander.speaks_for().await["id"], "bob");
+
+    // A logout ends that session's sockets, not those of bob's other sessions.
+    let (other, _) = connect("bob", Transport::Polling).await;
+    let sid = bob_cookie.trim_start_matches("sid=");
+    assert_eq!(
+        app.client_with_sid(sid).post("/api/logout", json!({})).await.0,
+        StatusCode::OK
+    );
+    anonymous_soon(&bystander, "bob's socket after his logout").await;
+    assert_eq!(other.speaks_for().await["id"], "bob");
+
+    user_command(&["remove", "bob"], None).await;
+    anonymous_soon(&other, "bob's socket after user remove").await;
 }

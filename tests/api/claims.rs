@@ -262,6 +262,9 @@ async fn a_claimant_withdraws_an_open_claim_and_only_their_own() {
     assert_eq!(item, json!({ "returnedAt": null }));
 }
 
+/// The races this guards against exist on PostgreSQL only, where the requests run side by
+/// side: there it proves the open-claim index and the item's row lock. On SQLite, which runs
+/// one write at a time, it checks the outcome and proves nothing about concurrency.
 #[tokio::test]
 async fn at_once_one_claim_opens_and_one_acceptance_wins() {
     let app = spawn_app().await;

@@ -22,10 +22,22 @@ async fn user_command_on(url: &str, args: &[&str], stdin: Option<&str>) -> Outpu
 /// Runs `lostfound <command> <args>` on the database at `url`, writing `stdin` (if any) as its
 /// standard input.
 pub async fn command_on(url: &str, command: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    command_with_env(url, command, args, &[], stdin).await
+}
+
+/// [`command_on`] with more environment variables.
+pub async fn command_with_env(
+    url: &str,
+    command: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: Option<&str>,
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
         .arg(command)
         .args(args)
         .env("DATABASE_URL", url)
+        .envs(env.iter().copied())
         .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

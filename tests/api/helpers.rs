@@ -7,6 +7,8 @@ use lostfound::{
     App,
     auth::{Passwords, add_user},
     config::{Config, Mode},
+    domain::{NewAccount, Password},
+    mail::Progress,
     store::Store,
 };
 use reqwest::{
@@ -15,7 +17,56 @@ use reqwest::{
 };
 use serde_json::{Value, json};
 use sqlx::{Connection, Executor, PgConnection, SqliteConnection};
-use tokio::{sync::oneshot, task::JoinHandle};
+use tokio::{
+    sync::{oneshot, watch},
+    task::JoinHandle,
+};
+
+/// Whether the tests run on PostgreSQL (`TEST_DATABASE_URL` is set) rather than SQLite.
+pub fn on_postgres() -> bool {
+    std::env::var("TEST_DATABASE_URL").is_ok_and(|url| !url.is_empty())
+}
+
+/// Fails unless the tests run on SQLite. A test that applies to SQLite alone sits in a module
+/// named `sqlite_only`, which scripts/test skips on PostgreSQL and says so: run there anyway,
+/// it fails rather than passing without testing anything.
+pub fn require_sqlite() {
+    assert!(
+        !on_postgres(),
+        "a SQLite-only test run on PostgreSQL: skip it with --skip sqlite_only"
+    );
+}
+
+/// Fails unless the tests run on PostgreSQL (see [`require_sqlite`]; `postgres_only`).
+pub fn require_postgres() {
+    assert!(
+        on_postgres(),
+        "a PostgreSQL-only test run on SQLite: set TEST_DATABASE_URL, or skip it with --skip postgres_only"
+    );
+}
+
+/// Retries `attempt` every 100 ms until it returns true (the condition it checks holds), for
+/// at most `within`; returns how long that took.
+pub async fn eventually(what: &str, within: Duration, mut attempt: impl AsyncFnMut() -> bool) -> Duration {
+    let start = std::time::Instant::now();
+    while !attempt().await {
+        assert!(start.elapsed() < within, "{what}: not within {within:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    start.elapsed()
+}
+
+/// Fails unless the tests run as root: a test that needs it sits in a module named
+/// `needs_root`, which scripts/test skips otherwise and says so.
+pub fn require_root() {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let uid = status.lines().find_map(|line| line.strip_prefix("Uid:")).unwrap();
+    assert_eq!(
+        uid.split_whitespace().next(),
+        Some("0"),
+        "a test that needs root run without it: skip it with --skip needs_root"
+    );
+}
 
 /// A database of its own for one test, dropped with it.
 pub struct TestDb {
@@ -27,7 +78,7 @@ pub struct TestDb {
 impl TestDb {
     pub async fn new() -> Self {
         match std::env::var("TEST_DATABASE_URL") {
-            Ok(admin_url) if !admin_url.is_empty() => {
+            Ok(admin_url) if on_postgres() => {
                 let name = format!("lostfound_test_{:016x}", rand::random::<u64>());
                 let mut conn = PgConnection::connect(&admin_url)
                     .await
@@ -116,8 +167,8 @@ impl Drop for TestDb {
 
 pub struct TestApp {
     pub addr: SocketAddr,
-    /// Where metrics are served, when configured.
-    pub metrics: Option<SocketAddr>,
+    /// What the node's mail sender has done (nothing without email configured).
+    pub mail_progress: watch::Receiver<Progress>,
     pub store: Store,
     pub passwords: Passwords,
     pub mode: Mode,
@@ -145,7 +196,7 @@ impl TestApp {
         configure(&mut config);
         let mode = config.mode;
         let app = App::build(config).await.expect("app builds");
-        let metrics = app.metrics_addr();
+        let mail_progress = app.mail_progress();
         let (addr, store, passwords) = (
             app.local_addr(),
             app.state().store.clone(),
@@ -157,7 +208,7 @@ impl TestApp {
         }));
         Self {
             addr,
-            metrics,
+            mail_progress,
             store,
             passwords,
             mode,
@@ -201,6 +252,20 @@ impl TestApp {
         Self::start_with(db, configure).await
     }
 
+    /// Waits until this node's mail sender has started a pass after now and finished it:
+    /// whatever it was sending when this was called is sent (or put back) by then.
+    pub async fn mail_sender_ran_again(&self) {
+        let mut progress = self.mail_progress.clone();
+        let started = progress.borrow().passes_started;
+        tokio::time::timeout(
+            Duration::from_secs(20),
+            progress.wait_for(|p| p.passes_finished > started),
+        )
+        .await
+        .expect("the mail sender runs again within 20 s")
+        .expect("the mail sender runs");
+    }
+
     /// Another server (a second node) on the same database, in the same mode.
     pub async fn another_node(&self) -> Self {
         Self::start(self.db.shared(), self.mode).await
@@ -222,7 +287,7 @@ impl TestApp {
 
     /// Creates an account whose password is `password-<id>`.
     pub async fn add_user(&self, id: &str, admin: bool) {
-        add_user(
+        create_account(
             &self.store,
             &self.passwords,
             id,
@@ -230,8 +295,7 @@ impl TestApp {
             admin,
             &password_of(id),
         )
-        .await
-        .unwrap();
+        .await;
     }
 
     /// A client without a cookie jar that sends `Cookie: sid=<sid>` on every request, as an
@@ -283,6 +347,17 @@ impl Drop for TestApp {
             let _ = tx.send(());
         }
     }
+}
+
+/// Creates an account through the store, as the command line does.
+pub async fn create_account(store: &Store, passwords: &Passwords, id: &str, name: &str, admin: bool, password: &str) {
+    let account = NewAccount::new(id, name, password, admin, None).unwrap();
+    add_user(store, passwords, &account).await.unwrap();
+}
+
+/// A new password, checked.
+pub fn new_password(password: &str) -> Password {
+    Password::parse(password).unwrap()
 }
 
 pub fn password_of(id: &str) -> String {

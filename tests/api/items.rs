@@ -42,6 +42,27 @@ async fn a_minimal_item_has_all_twelve_keys_with_defaults() {
     );
 }
 
+/// UniLost's page sends every field of its form, empty ones as `""`: an empty optional field
+/// is one not given, a photo included.
+#[tokio::test]
+async fn a_report_from_unilosts_page_without_a_photo() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let body = json!({
+        "title": "Black wallet", "desc": "", "cat": "", "imgData": "", "storagePlace": "",
+        "lat": 37.55, "lng": 127.07, "radius": 50,
+    });
+    let item = alice.create_item(body).await;
+    assert_item_shape(&item);
+    for key in ["desc", "cat", "imgData", "storagePlace"] {
+        assert_eq!(item[key], Value::Null, "{key}");
+    }
+    let (_, extended) = alice
+        .get(&format!("{}?fields=photoUrl,thumbUrl", item_path(&item)))
+        .await;
+    assert_eq!(extended, json!({ "photoUrl": null, "thumbUrl": null }));
+}
+
 #[tokio::test]
 async fn a_full_item_returns_every_field_given() {
     let app = spawn_app().await;

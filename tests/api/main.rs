@@ -2,6 +2,7 @@
 
 mod abuse;
 mod accounts;
+mod architecture;
 mod backup;
 mod bad_input;
 mod claims;
@@ -10,6 +11,7 @@ mod errors;
 mod export;
 mod faults;
 mod helpers;
+mod identity;
 mod items;
 mod legacy;
 mod listing;
@@ -29,6 +31,7 @@ mod realtime;
 mod realtime_robustness;
 mod review;
 mod session;
+mod signup;
 mod sio;
 mod smoke;
 mod smtp_sink;

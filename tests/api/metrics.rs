@@ -1,105 +1,141 @@
 //! Prometheus metrics on their own listener: each family the operator is promised, fed by
-//! real requests, sockets, messages and refusals. (The recorder is one per process and the
-//! tests run side by side, so counts are checked as lower bounds.)
-
-use std::net::SocketAddr;
+//! real requests, sockets, messages and refusals. The server is a process of its own (the
+//! recorder is one per process), so every value is exactly what this test's traffic made.
 
 use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::{
     helpers::*,
+    node::{Server, add_accounts},
     sio::{Sio, Transport},
     smtp_sink::{Mode, SmtpSink},
 };
 
-async fn scrape(addr: SocketAddr) -> String {
-    let response = reqwest::get(format!("http://{addr}/metrics")).await.unwrap();
+async fn scrape(url: &str) -> String {
+    let response = reqwest::get(url).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     response.text().await.unwrap()
 }
 
-/// The value of the first sample of `name` whose labels include each of `labels`.
+/// The value of the sample of `name` whose labels are exactly `labels` (in any order).
 fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
-    text.lines()
-        .filter(|line| line.strip_prefix(name).is_some_and(|rest| rest.starts_with(['{', ' '])))
-        .find(|line| labels.iter().all(|label| line.contains(label)))
-        .and_then(|line| line.rsplit(' ').next()?.parse().ok())
+    text.lines().find_map(|line| {
+        let rest = line.strip_prefix(name)?;
+        let (found, value) = match rest.strip_prefix('{') {
+            Some(rest) => {
+                let (found, value) = rest.split_once("} ")?;
+                (found.split(',').collect::<Vec<_>>(), value)
+            }
+            None => (Vec::new(), rest.strip_prefix(' ')?),
+        };
+        let exact = found.len() == labels.len() && labels.iter().all(|label| found.contains(label));
+        exact.then(|| value.parse().ok()).flatten()
+    })
 }
 
 #[tokio::test]
 async fn metrics_count_requests_connections_messages_and_refusals() {
     let sink = SmtpSink::start(Mode::Busy).await;
-    let smtp = sink.url();
-    let app = TestApp::start_with(TestDb::new().await, move |config| {
-        config.metrics_bind = Some("127.0.0.1:0".parse().unwrap());
-        config.mail.smtp_url = Some(lostfound::config::SmtpUrl(smtp));
-        config.mail.mail_from = Some("lost@example.edu".into());
-    })
+    let db = TestDb::new().await;
+    add_accounts(
+        &db,
+        &[("office", "office-password", true), ("alice", "alice-password", false)],
+    )
     .await;
-    let metrics = app.metrics.expect("metrics are served");
-    let admin = app.logged_in("office", true).await;
-    let alice = app.logged_in("alice", false).await;
+    let env = [
+        ("LOSTFOUND_METRICS_BIND", "127.0.0.1:0"),
+        ("LOSTFOUND_SMTP_URL", &sink.url()),
+        ("LOSTFOUND_MAIL_FROM", "lost@example.edu"),
+    ];
+    let server = Server::start_with(db.url(), &env, &[]).await;
+    let metrics = server
+        .wait_for(&server.stderr, |log| {
+            let at = log.find("metrics on http://")? + "metrics on ".len();
+            log[at..].split_whitespace().next().map(str::to_owned)
+        })
+        .await;
+
+    let admin = server.client();
+    assert_eq!(admin.login("office", "office-password").await.0, StatusCode::OK);
+    let alice = server.client();
+    assert_eq!(alice.login("alice", "alice-password").await.0, StatusCode::OK);
     assert_eq!(
-        alice.patch("/api/me", json!({ "email": "alice@example.edu" })).await.0,
+        admin
+            .patch("/api/users/alice", json!({ "email": "alice@example.edu" }))
+            .await
+            .0,
         StatusCode::OK
     );
     let item = alice.create_item(item_body("Red kite")).await;
     admin.patch(&item_path(&item), json!({ "status": "approved" })).await;
     for _ in 0..3 {
-        assert_eq!(app.client().get(&item_path(&item)).await.0, StatusCode::OK);
+        assert_eq!(server.client().get(&item_path(&item)).await.0, StatusCode::OK);
     }
-    let stranger = app.client();
-    let refused = loop {
-        let answer = stranger.login_answer("alice", "wrong-password").await;
-        if answer.status == StatusCode::TOO_MANY_REQUESTS {
-            break true;
-        }
-        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
-    };
-    assert!(refused);
-    let socket = Sio::connect(&app, Transport::Websocket).await;
+    // Wrong passwords from one address until it is refused: 5 tries of an account are free.
+    let stranger = server.client();
+    let mut wrong = 0;
+    while stranger.login("alice", "wrong-password").await.0 == StatusCode::UNAUTHORIZED {
+        wrong += 1;
+    }
+    assert_eq!(wrong, 5);
+    let socket = Sio::connect_to(&server.url, Transport::Websocket, &[]).await;
     socket
         .call("chat:send", json!({ "nick": "Ann", "text": "hello" }))
         .await;
 
-    let text = scrape(metrics).await;
-    let read = ["route=\"/api/items/{id}\"", "method=\"GET\"", "status=\"200\""];
-    assert!(
-        sample(&text, "lostfound_http_requests_total", &read).unwrap() >= 3.0,
-        "{text}"
-    );
-    assert!(
+    let text = scrape(&metrics).await;
+    let requests = |route: &str, method: &str, status: &str| {
+        let labels = [
+            format!("route=\"{route}\""),
+            format!("method=\"{method}\""),
+            format!("status=\"{status}\""),
+        ];
         sample(
             &text,
             "lostfound_http_requests_total",
-            &["route=\"/api/login\"", "status=\"429\""]
+            &labels.each_ref().map(String::as_str),
         )
-        .is_some()
-    );
-    assert!(
+    };
+    assert_eq!(requests("/api/items/{id}", "GET", "200"), Some(3.0), "{text}");
+    assert_eq!(requests("/api/login", "POST", "200"), Some(2.0));
+    assert_eq!(requests("/api/login", "POST", "401"), Some(5.0));
+    assert_eq!(requests("/api/login", "POST", "429"), Some(1.0));
+    assert_eq!(requests("/api/items", "POST", "200"), Some(1.0));
+    assert_eq!(requests("/api/users/{uid}", "PATCH", "200"), Some(1.0));
+    assert_eq!(
         sample(
             &text,
-            "lostfound_http_request_duration_seconds_bucket",
-            &["route=\"/api/items/{id}\"", "method=\"GET\"", "le=\"+Inf\""]
-        )
-        .unwrap()
-            >= 3.0
+            "lostfound_http_request_duration_seconds_count",
+            &["route=\"/api/items/{id}\"", "method=\"GET\""]
+        ),
+        Some(3.0),
+        "the three reads"
+    );
+    assert_eq!(sample(&text, "lostfound_socketio_connections", &[]), Some(1.0));
+    assert_eq!(sample(&text, "lostfound_messages_total", &["room=\"chat\""]), Some(1.0));
+    assert_eq!(
+        sample(&text, "lostfound_refusals_total", &["limit=\"login\""]),
+        Some(1.0)
     );
     assert!(sample(&text, "lostfound_http_connections", &[]).unwrap() >= 1.0);
-    assert!(sample(&text, "lostfound_socketio_connections", &[]).unwrap() >= 1.0);
-    assert!(sample(&text, "lostfound_messages_total", &["room=\"chat\""]).unwrap() >= 1.0);
-    assert!(sample(&text, "lostfound_refusals_total", &["limit=\"login\""]).unwrap() >= 1.0);
+    // SQLite's pool of readers, or PostgreSQL's one pool.
+    let pool = if on_postgres() {
+        "pool=\"postgres\""
+    } else {
+        "pool=\"read\""
+    };
     assert!(
-        sample(&text, "lostfound_db_connections", &["state=\"idle\""]).is_some(),
+        sample(&text, "lostfound_db_connections", &[pool, "state=\"idle\""]).is_some(),
         "{text}"
     );
     // Alice's approval notice waits: the SMTP server refuses everything.
-    assert!(sample(&text, "lostfound_mail_outbox", &[]).unwrap() >= 1.0);
+    assert_eq!(sample(&text, "lostfound_mail_outbox", &[]), Some(1.0));
     // No route carries a raw path: ids are in patterns only.
     assert!(!text.contains(&format!("/api/items/{}\"", item["id"])));
 
     // The service's own port does not serve them.
-    assert_eq!(app.client().get("/metrics").await.0, StatusCode::NOT_FOUND);
+    assert_eq!(server.client().get("/metrics").await.0, StatusCode::NOT_FOUND);
     socket.disconnect().await;
+    server.signal("-TERM").await;
 }

@@ -8,6 +8,7 @@ use reqwest::{StatusCode, Url};
 use serde_json::{Value, json};
 
 use crate::{
+    cli::command_on,
     faults::{RedisServer, Relay},
     helpers::*,
     node::Server,
@@ -32,9 +33,7 @@ impl Cluster {
             .unwrap();
         let passwords = lostfound::auth::Passwords::new().await.unwrap();
         for (id, admin) in [("alice", false), ("admin", true)] {
-            lostfound::auth::add_user(&store, &passwords, id, id, admin, &password_of(id))
-                .await
-                .unwrap();
+            create_account(&store, &passwords, id, id, admin, &password_of(id)).await;
         }
         store.close().await;
         Self {
@@ -53,17 +52,6 @@ impl Cluster {
     }
 }
 
-/// Retries `attempt` every 200 ms for up to 20 s until it returns true.
-async fn eventually(what: &str, mut attempt: impl AsyncFnMut() -> bool) {
-    for _ in 0..100 {
-        if attempt().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("{what}: not within 20 s");
-}
-
 /// Sends a chat message from `from` and waits until `to` has it (each event within 10 s).
 async fn chat_reaches(from: &Sio, to: &Sio, text: &str) {
     assert_eq!(
@@ -77,7 +65,7 @@ async fn chat_reaches(from: &Sio, to: &Sio, text: &str) {
 /// the nodes are linked again are lost, and a late one counts too.
 async fn chat_reaches_again(what: &str, from: &Sio, to: &Sio, prefix: &str) {
     let mut n = 0;
-    eventually(what, async || {
+    eventually(what, Duration::from_secs(20), async || {
         n += 1;
         let text = format!("{prefix} {n}");
         assert_eq!(
@@ -277,7 +265,7 @@ async fn when_postgres_is_briefly_unreachable_requests_fail_cleanly_then_succeed
 
     relay.restore();
     let mut listed = Value::Null;
-    eventually("the node serves again", async || {
+    eventually("the node serves again", Duration::from_secs(20), async || {
         let (status, body) = client.get("/api/items").await;
         listed = body;
         status == StatusCode::OK
@@ -315,18 +303,66 @@ async fn a_notification_made_on_one_node_reaches_its_user_on_the_other() {
 }
 
 #[tokio::test]
-async fn disabling_an_account_on_one_node_closes_its_sockets_on_the_other() {
+async fn disabling_an_account_on_one_node_makes_its_sockets_on_the_other_anonymous() {
     let cluster = Cluster::new().await;
     let (a, b) = (cluster.node().await, cluster.node().await);
     let cookie = format!(
         "sid={}",
         b.client().login_answer("alice", &password_of("alice")).await.sid()
     );
-    let on_b = Sio::connect_to(&b.url, Transport::Websocket, &[("Cookie", &cookie)]).await;
+    let on_b = Sio::connect_asking_ids(&b.url, Transport::Websocket, &[("Cookie", &cookie)]).await;
+    // Someone else's socket on the same node, which must stay as it is.
+    let staff_cookie = format!(
+        "sid={}",
+        b.client().login_answer("admin", &password_of("admin")).await.sid()
+    );
+    let bystander = Sio::connect_asking_ids(&b.url, Transport::Websocket, &[("Cookie", &staff_cookie)]).await;
+    assert_eq!(on_b.speaks_for().await["id"], "alice");
 
     let staff = a.client();
     assert_eq!(staff.login("admin", &password_of("admin")).await.0, StatusCode::OK);
     let (status, _) = staff.patch("/api/users/alice", json!({ "disabled": true })).await;
     assert_eq!(status, StatusCode::OK);
-    on_b.next("disconnect").await;
+    let took = eventually(
+        "alice's socket on the other node is anonymous",
+        Duration::from_secs(5),
+        async || on_b.speaks_for().await.is_null(),
+    )
+    .await;
+    eprintln!("disabled on one node: anonymous on the other {took:?} later");
+    assert_eq!(bystander.speaks_for().await["id"], "admin");
+    assert!(bystander.take_all("disconnect").await.is_empty());
+}
+
+#[tokio::test]
+async fn a_password_set_from_the_command_line_makes_the_accounts_sockets_on_every_node_anonymous() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let cookie = format!(
+        "sid={}",
+        a.client().login_answer("alice", &password_of("alice")).await.sid()
+    );
+    let on_a = Sio::connect_asking_ids(&a.url, Transport::Websocket, &[("Cookie", &cookie)]).await;
+    let on_b = Sio::connect_asking_ids(&b.url, Transport::Polling, &[("Cookie", &cookie)]).await;
+    for socket in [&on_a, &on_b] {
+        assert_eq!(socket.speaks_for().await["id"], "alice");
+    }
+
+    let output = command_on(
+        cluster.db.url(),
+        "user",
+        &["passwd", "alice", "--password-stdin"],
+        Some("alice-new-pass\n"),
+    )
+    .await;
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for (socket, node) in [(&on_a, "a"), (&on_b, "b")] {
+        let took = eventually(
+            &format!("alice's socket on node {node} is anonymous"),
+            Duration::from_secs(5),
+            async || socket.speaks_for().await.is_null(),
+        )
+        .await;
+        eprintln!("user passwd: alice's socket on node {node} anonymous {took:?} later");
+    }
 }

@@ -7,7 +7,7 @@ use std::{
 };
 
 use lostfound::{
-    auth::{Passwords, add_user},
+    auth::Passwords,
     store::{Create, Store},
 };
 use tokio::{
@@ -22,11 +22,16 @@ pub const WAIT: Duration = Duration::from_secs(30);
 
 /// Creates an account directly in the database, before any server runs on it.
 pub async fn add_account(db: &TestDb, id: &str, password: &str) {
+    add_accounts(db, &[(id, password, false)]).await;
+}
+
+/// Creates accounts `(id, password, admin)` directly in the database.
+pub async fn add_accounts(db: &TestDb, accounts: &[(&str, &str, bool)]) {
     let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
     let passwords = Passwords::new().await.unwrap();
-    add_user(&store, &passwords, id, "Process Tester", false, password)
-        .await
-        .unwrap();
+    for (id, password, admin) in accounts {
+        create_account(&store, &passwords, id, "Process Tester", *admin, password).await;
+    }
     store.close().await;
 }
 

@@ -82,6 +82,9 @@ async fn a_reporter_is_told_of_review_and_storage_and_marks_it_read() {
     }
 }
 
+/// The race this guards against exists on PostgreSQL only, where concurrent PATCHes run side
+/// by side: there it proves the item's row lock. On SQLite, which runs one write at a time,
+/// it checks the outcome and proves nothing about concurrency.
 #[tokio::test]
 async fn the_same_change_made_at_once_tells_the_reporter_once() {
     let app = spawn_app().await;

@@ -76,26 +76,30 @@ async fn nodes_on_one_database_share_items_sessions_and_the_throttle() {
     assert_eq!(answer.0, StatusCode::TOO_MANY_REQUESTS, "{}", answer.1);
 }
 
-#[tokio::test]
-async fn after_a_clean_stop_the_sqlite_file_alone_holds_everything() {
-    let mut app = spawn_app().await;
-    let Some(path) = app.db.url().strip_prefix("sqlite://").map(std::path::PathBuf::from) else {
-        return; // PostgreSQL: nothing to copy.
-    };
-    let alice = app.logged_in("alice", false).await;
-    alice.create_item(item_body("Last before the stop")).await;
-    app.stop().await;
+/// The database is one file an operator may copy.
+mod sqlite_only {
+    use super::*;
 
-    // What an operator copying the database file (without `-wal`) gets.
-    let copy = tempfile::tempdir().unwrap();
-    let file = copy.path().join("copy.db");
-    std::fs::copy(&path, &file).unwrap();
-    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", file.display()))
-        .await
-        .unwrap();
-    let titles: Vec<String> = sqlx::query_scalar("SELECT title FROM items")
-        .fetch_all(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(titles, ["Last before the stop"]);
+    #[tokio::test]
+    async fn after_a_clean_stop_the_sqlite_file_alone_holds_everything() {
+        require_sqlite();
+        let mut app = spawn_app().await;
+        let path = std::path::PathBuf::from(app.db.url().strip_prefix("sqlite://").unwrap());
+        let alice = app.logged_in("alice", false).await;
+        alice.create_item(item_body("Last before the stop")).await;
+        app.stop().await;
+
+        // What an operator copying the database file (without `-wal`) gets.
+        let copy = tempfile::tempdir().unwrap();
+        let file = copy.path().join("copy.db");
+        std::fs::copy(&path, &file).unwrap();
+        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", file.display()))
+            .await
+            .unwrap();
+        let titles: Vec<String> = sqlx::query_scalar("SELECT title FROM items")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        assert_eq!(titles, ["Last before the stop"]);
+    }
 }

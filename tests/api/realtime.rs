@@ -68,11 +68,11 @@ async fn chat_history_then_new_messages_reach_every_client_on_every_transport() 
     assert_eq!(
         texts,
         [
-            "hello over polling",
+            "hello over polling+upgrade",
             "hello over websocket",
-            "hello over polling+upgrade"
+            "hello over polling"
         ],
-        "oldest first"
+        "newest first"
     );
 }
 
@@ -168,18 +168,18 @@ async fn thread_messages_reach_members_and_the_sender_only() {
 }
 
 #[tokio::test]
-async fn thread_history_is_the_latest_200_oldest_first_and_per_item() {
+async fn thread_history_is_the_latest_200_newest_first_and_per_item() {
     let app = spawn_app().await;
     let item_id = an_item(&app).await;
     let other_id = an_item_of(&app, "other").await;
     for n in 1..=205 {
         app.store
-            .insert_thread_message(ItemId::new(item_id).unwrap(), "N", &format!("m{n}"), None, n)
+            .insert_message(ItemId::new(item_id), "N", &format!("m{n}"), None, n)
             .await
             .unwrap();
     }
     app.store
-        .insert_thread_message(ItemId::new(other_id).unwrap(), "N", "elsewhere", None, 1)
+        .insert_message(ItemId::new(other_id), "N", "elsewhere", None, 1)
         .await
         .unwrap();
     let client = Sio::connect(&app, Transport::Websocket).await;
@@ -194,7 +194,7 @@ async fn thread_history_is_the_latest_200_oldest_first_and_per_item() {
         .map(|m| m["text"].as_str().unwrap())
         .collect();
     assert_eq!(texts.len(), 200);
-    assert_eq!((texts[0], texts[199]), ("m6", "m205"));
+    assert_eq!((texts[0], texts[199]), ("m205", "m6"));
     assert!(!texts.contains(&"elsewhere"));
 }
 
@@ -209,7 +209,7 @@ async fn chat_history_is_the_latest_200() {
     let app = spawn_app().await;
     for n in 1..=203 {
         app.store
-            .insert_chat_message("N", &format!("c{n}"), None, n)
+            .insert_message(None, "N", &format!("c{n}"), None, n)
             .await
             .unwrap();
     }
@@ -222,9 +222,9 @@ async fn chat_history_is_the_latest_200() {
     assert_eq!(msgs.len(), 200);
     assert_eq!(
         (msgs[0]["text"].as_str(), msgs[199]["text"].as_str()),
-        (Some("c4"), Some("c203"))
+        (Some("c203"), Some("c4"))
     );
-    assert_eq!(msgs[0]["ts"], "1970-01-01T00:00:00.004Z");
+    assert_eq!(msgs[199]["ts"], "1970-01-01T00:00:00.004Z");
 }
 
 #[tokio::test]
@@ -263,11 +263,11 @@ async fn deleting_an_item_deletes_its_thread() {
     client
         .call("thread:send", json!({ "itemId": item_id, "text": "soon gone" }))
         .await;
-    assert_eq!(app.db.count("thread_messages").await, 1);
+    assert_eq!(app.db.count("messages WHERE item_id IS NOT NULL").await, 1);
 
     let admin = app.logged_in("admin", true).await;
     admin.delete(&format!("/api/items/{item_id}")).await;
-    assert_eq!(app.db.count("thread_messages").await, 0);
+    assert_eq!(app.db.count("messages WHERE item_id IS NOT NULL").await, 0);
     let ack = client.call("thread:join", json!({ "itemId": item_id })).await;
     assert_eq!(ack, json!({ "ok": false, "error": "Item not found" }));
 }
@@ -288,7 +288,7 @@ async fn a_logged_in_sender_is_recorded_with_the_message() {
 
     let senders = app
         .db
-        .sql("SELECT body || ':' || COALESCE(user_id, '-') FROM chat_messages ORDER BY id")
+        .sql("SELECT body || ':' || COALESCE(user_id, '-') FROM messages WHERE item_id IS NULL ORDER BY id")
         .await;
     assert_eq!(senders, ["signed:alice", "unsigned:-"]);
 }
@@ -341,13 +341,13 @@ async fn a_message_that_cannot_be_stored_is_not_sent_on() {
     let failed = json!({ "ok": false, "error": "Internal server error" });
 
     // The global chat.
-    refuse_inserts(&app, "chat_messages").await;
+    refuse_inserts(&app, "messages").await;
     assert_eq!(sender.call("chat:send", json!({ "text": "lost" })).await, failed);
     assert_eq!(
         sender.next("error").await,
         json!({ "message": "Internal server error" })
     );
-    accept_inserts(&app, "chat_messages").await;
+    accept_inserts(&app, "messages").await;
     // The barrier: sent after the refusal was answered, so after anything it sent on.
     assert_eq!(
         sender.call("chat:send", json!({ "text": "stored" })).await,
@@ -357,24 +357,30 @@ async fn a_message_that_cannot_be_stored_is_not_sent_on() {
         assert_eq!(client.next("chat:new").await["text"], "stored");
         assert!(client.take_all("chat:new").await.is_empty());
     }
-    assert_eq!(app.db.sql("SELECT body FROM chat_messages").await, ["stored"]);
+    assert_eq!(
+        app.db.sql("SELECT body FROM messages WHERE item_id IS NULL").await,
+        ["stored"]
+    );
 
     // An item's thread.
-    refuse_inserts(&app, "thread_messages").await;
+    refuse_inserts(&app, "messages").await;
     let message = json!({ "itemId": item_id, "text": "lost too" });
     assert_eq!(sender.call("thread:send", message).await, failed);
     assert_eq!(
         sender.next("error").await,
         json!({ "message": "Internal server error" })
     );
-    accept_inserts(&app, "thread_messages").await;
+    accept_inserts(&app, "messages").await;
     let message = json!({ "itemId": item_id, "text": "stored too" });
     assert_eq!(sender.call("thread:send", message).await, json!({ "ok": true }));
     for client in [&bystander, &sender] {
         assert_eq!(client.next("thread:new").await["msg"]["text"], "stored too");
         assert!(client.take_all("thread:new").await.is_empty());
     }
-    assert_eq!(app.db.sql("SELECT body FROM thread_messages").await, ["stored too"]);
+    assert_eq!(
+        app.db.sql("SELECT body FROM messages WHERE item_id IS NOT NULL").await,
+        ["stored too"]
+    );
 }
 
 #[tokio::test]

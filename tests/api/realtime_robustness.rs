@@ -48,7 +48,7 @@ async fn bad_payloads_get_an_error_event_and_an_ack_and_change_nothing() {
     assert_eq!(client.next("error").await, json!({ "message": "text is required" }));
 
     // Nothing stored or broadcast, and the connection still works.
-    assert_eq!(app.db.count("chat_messages").await, 0);
+    assert_eq!(app.db.count("messages WHERE item_id IS NULL").await, 0);
     assert_eq!(
         client.call("chat:send", json!({ "text": "fine" })).await,
         json!({ "ok": true })
@@ -77,7 +77,7 @@ async fn unknown_items_are_refused_and_nothing_is_joined_or_stored() {
         assert_eq!(client.next("error").await, json!({ "message": "Item not found" }));
     }
     assert!(client.take_all("thread:history").await.is_empty());
-    assert_eq!(app.db.count("thread_messages").await, 0);
+    assert_eq!(app.db.count("messages WHERE item_id IS NOT NULL").await, 0);
 }
 
 /// Events a client may send in one burst, and per second after it (src/realtime/connect.rs).
@@ -127,7 +127,7 @@ async fn a_flooding_client_is_throttled_without_slowing_anyone_else() {
             .iter()
             .all(|e| **e == json!({ "message": "Too many messages, slow down" }))
     );
-    assert_eq!(app.db.count("chat_messages").await, accepted);
+    assert_eq!(app.db.count("messages WHERE item_id IS NULL").await, accepted);
     // Another client is not affected, and has the accepted messages only: the barrier, its
     // own message, comes after them.
     assert_eq!(
@@ -340,7 +340,7 @@ async fn a_client_that_stops_reading_is_disconnected_without_stalling_the_others
         received.insert(receiver.next("chat:new").await["text"].as_str().unwrap().to_owned());
     }
     assert_eq!(received, sent);
-    assert_eq!(app.db.count("chat_messages").await, sent.len());
+    assert_eq!(app.db.count("messages WHERE item_id IS NULL").await, sent.len());
     // The server answers as before: HTTP, and a new client's message reaching the others.
     assert_eq!(
         app.client().get("/api/items").await,
@@ -435,7 +435,7 @@ async fn oversized_packets_close_only_that_connection() {
     })
     .await;
     assert!(closed.is_ok(), "an oversized packet did not close the connection");
-    assert_eq!(app.db.count("chat_messages").await, 0);
+    assert_eq!(app.db.count("messages WHERE item_id IS NULL").await, 0);
     let healthy = Sio::connect(&app, Transport::Websocket).await;
     assert_eq!(
         healthy.call("chat:send", json!({ "text": "still up" })).await,

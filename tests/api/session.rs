@@ -200,9 +200,14 @@ async fn changing_the_password_ends_the_sessions() {
     let phone = app.client();
     assert_eq!(phone.login("alice", &password_of("alice")).await.0, StatusCode::OK);
 
-    set_password(&app.store, &app.passwords, "alice", "a-brand-new-password")
-        .await
-        .unwrap();
+    set_password(
+        &app.store,
+        &app.passwords,
+        "alice",
+        &new_password("a-brand-new-password"),
+    )
+    .await
+    .unwrap();
     for client in [&laptop, &phone] {
         assert_eq!(client.get("/api/me").await.1, json!({ "user": null }));
     }
@@ -224,18 +229,19 @@ fn cookie_attributes(set_cookie: &str) -> Vec<String> {
 async fn a_user_sets_and_removes_their_email_address() {
     let app = spawn_app().await;
     let alice = app.logged_in("alice", false).await;
-    assert_eq!(
-        alice.get("/api/me/email").await,
-        (StatusCode::OK, json!({ "email": null }))
-    );
+    let none = json!({ "email": null, "pending": null });
+    assert_eq!(alice.get("/api/me/email").await, (StatusCode::OK, none.clone()));
+    // A new address waits for its verification (no email here: it waits, and nothing is sent).
     assert_eq!(
         alice.patch("/api/me", json!({ "email": " alice@uni.example " })).await,
-        (StatusCode::OK, json!({ "ok": true, "email": "alice@uni.example" }))
+        (
+            StatusCode::OK,
+            json!({ "ok": true, "email": null, "pending": "alice@uni.example" })
+        )
     );
-    assert_eq!(
-        alice.get("/api/me/email").await.1,
-        json!({ "email": "alice@uni.example" })
-    );
+    let pending = json!({ "email": null, "pending": "alice@uni.example" });
+    assert_eq!(alice.get("/api/me/email").await.1, pending);
+    assert_eq!(app.db.count("account_mail").await, 0);
     // The contract's user object is unchanged.
     assert_eq!(
         alice.get("/api/me").await.1,
@@ -253,15 +259,12 @@ async fn a_user_sets_and_removes_their_email_address() {
             "Invalid email",
         );
     }
-    assert_eq!(
-        alice.get("/api/me/email").await.1,
-        json!({ "email": "alice@uni.example" })
-    );
+    assert_eq!(alice.get("/api/me/email").await.1, pending);
     assert_eq!(
         alice.patch("/api/me", json!({ "email": null })).await,
-        (StatusCode::OK, json!({ "ok": true, "email": null }))
+        (StatusCode::OK, json!({ "ok": true, "email": null, "pending": null }))
     );
-    assert_eq!(alice.get("/api/me/email").await.1, json!({ "email": null }));
+    assert_eq!(alice.get("/api/me/email").await.1, none);
     assert_error(
         &app.client().patch("/api/me", json!({ "email": "x@uni.example" })).await,
         StatusCode::UNAUTHORIZED,

@@ -62,6 +62,21 @@ impl Sio {
 
     /// Connects to the server at `url`.
     pub async fn connect_to(url: &str, transport: TransportType, headers: &[(&str, &str)]) -> Self {
+        Self::connect_with_auth(url, transport, headers, None).await
+    }
+
+    /// Connects asking for each message's `id` and `user` (`auth: { fields: ["id", "user"] }`).
+    pub async fn connect_asking_ids(url: &str, transport: TransportType, headers: &[(&str, &str)]) -> Self {
+        let auth = serde_json::json!({ "fields": ["id", "user"] });
+        Self::connect_with_auth(url, transport, headers, Some(auth)).await
+    }
+
+    async fn connect_with_auth(
+        url: &str,
+        transport: TransportType,
+        headers: &[(&str, &str)],
+        auth: Option<Value>,
+    ) -> Self {
         let inbox = Arc::new(Inbox::default());
         let (on_any, on_error, on_connect) = (inbox.clone(), inbox.clone(), inbox.clone());
         let mut builder = ClientBuilder::new(url)
@@ -91,11 +106,28 @@ impl Sio {
         for (name, value) in headers {
             builder = builder.opening_header(*name, *value);
         }
+        if let Some(auth) = auth {
+            builder = builder.auth(auth);
+        }
         let client = builder.connect().await.expect("socket connects");
         let sio = Self { client, inbox };
         // Like the official clients, send nothing before the server acknowledged the connection.
         sio.next("connect").await;
         sio
+    }
+
+    /// Sends a chat message of its own and returns the `user` the server put on it (the
+    /// socket asked for ids): whom the server takes this socket to speak for now.
+    pub async fn speaks_for(&self) -> Value {
+        let text = format!("who am I {}", rand::random::<u64>());
+        let ack = self.call("chat:send", serde_json::json!({ "text": text })).await;
+        assert_eq!(ack, serde_json::json!({ "ok": true }));
+        loop {
+            let message = self.next("chat:new").await;
+            if message["text"] == text {
+                return message["user"].clone();
+            }
+        }
     }
 
     pub async fn emit(&self, event: &str, data: Value) {

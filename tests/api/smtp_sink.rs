@@ -5,7 +5,7 @@ use std::{
     net::SocketAddr,
     sync::{
         Arc, Mutex,
-        atomic::{AtomicU8, AtomicUsize, Ordering},
+        atomic::{AtomicUsize, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -13,26 +13,29 @@ use std::{
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
     net::{TcpListener, TcpStream},
+    sync::watch,
     task::JoinHandle,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Mode {
     /// Accepts every message.
-    Up = 0,
+    Up,
     /// Answers `MAIL FROM` with `451`: try again later.
-    Busy = 1,
+    Busy,
     /// Closes each connection before greeting.
-    Down = 2,
+    Down,
+    /// Holds each connection, without a word, until the mode changes.
+    Hold,
 }
 
-#[derive(Default)]
 struct Shared {
-    mode: AtomicU8,
+    mode: watch::Sender<Mode>,
     messages: Mutex<Vec<String>>,
     /// Connections turned away and messages refused, in any failing mode.
     refused: AtomicUsize,
+    /// Connections being held now.
+    held: AtomicUsize,
 }
 
 pub struct SmtpSink {
@@ -45,8 +48,12 @@ impl SmtpSink {
     pub async fn start(mode: Mode) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let shared = Arc::new(Shared::default());
-        shared.mode.store(mode as u8, Ordering::SeqCst);
+        let shared = Arc::new(Shared {
+            mode: watch::Sender::new(mode),
+            messages: Mutex::default(),
+            refused: AtomicUsize::default(),
+            held: AtomicUsize::default(),
+        });
         let serving = shared.clone();
         let task = tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
@@ -62,7 +69,7 @@ impl SmtpSink {
     }
 
     pub fn set_mode(&self, mode: Mode) {
-        self.shared.mode.store(mode as u8, Ordering::SeqCst);
+        self.shared.mode.send_replace(mode);
     }
 
     /// Every message accepted so far, as sent (headers and body).
@@ -72,6 +79,11 @@ impl SmtpSink {
 
     pub fn refused(&self) -> usize {
         self.shared.refused.load(Ordering::SeqCst)
+    }
+
+    /// How many connections wait in [`Mode::Hold`] now: as many clients are sending at once.
+    pub fn held(&self) -> usize {
+        self.shared.held.load(Ordering::SeqCst)
     }
 
     /// Waits until `done` holds of the sink (panics after `deadline`).
@@ -97,8 +109,13 @@ impl Drop for SmtpSink {
 
 /// One SMTP session: just enough of RFC 5321 for a client that sends plain-text mail.
 async fn converse(stream: TcpStream, shared: Arc<Shared>) {
-    let mode = || shared.mode.load(Ordering::SeqCst);
-    if mode() == Mode::Down as u8 {
+    let mode = || *shared.mode.borrow();
+    if mode() == Mode::Hold {
+        shared.held.fetch_add(1, Ordering::SeqCst);
+        let _ = shared.mode.subscribe().wait_for(|mode| *mode != Mode::Hold).await;
+        shared.held.fetch_sub(1, Ordering::SeqCst);
+    }
+    if mode() == Mode::Down {
         shared.refused.fetch_add(1, Ordering::SeqCst);
         return;
     }
@@ -109,7 +126,7 @@ async fn converse(stream: TcpStream, shared: Arc<Shared>) {
         let verb = line.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
         let reply: &[u8] = match verb.as_str() {
             "EHLO" | "HELO" => b"250-sink\r\n250 8BITMIME\r\n",
-            "MAIL" if mode() != Mode::Up as u8 => {
+            "MAIL" if mode() != Mode::Up => {
                 shared.refused.fetch_add(1, Ordering::SeqCst);
                 b"451 4.3.0 Try again later\r\n"
             }

@@ -119,3 +119,56 @@ async fn an_empty_database_says_how_to_create_the_first_administrator() {
         assert!(!log.contains("no accounts yet"), "{log}");
     }
 }
+
+/// Ids became case-insensitive: a database with ids that differ only in case is refused,
+/// with the pairs named, until one of each is removed (the command line removes the very
+/// spelling given). Nothing is merged.
+#[tokio::test]
+async fn ids_that_differ_only_in_case_are_named_and_the_server_does_not_start() {
+    let db = TestDb::new().await;
+    let store = lostfound::store::Store::connect(db.url(), lostfound::store::Create::IfMissing)
+        .await
+        .unwrap();
+    let passwords = lostfound::auth::Passwords::new().await.unwrap();
+    for id in ["alice", "bob"] {
+        create_account(&store, &passwords, id, id, false, &password_of(id)).await;
+    }
+    store.close().await;
+    // As an older version could have stored them (it compared ids exactly).
+    db.sql("DROP INDEX IF EXISTS users_by_folded_id").await;
+    for twin in ["Alice", "ALICE", "Bob"] {
+        db.sql(&format!(
+            "INSERT INTO users (id, name, password_hash, is_admin, created_at) \
+             SELECT '{twin}', name, password_hash, is_admin, created_at FROM users WHERE id = lower('{twin}')"
+        ))
+        .await;
+    }
+
+    let (code, stderr) = run(&["serve", "--database-url", db.url()]).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_one_error_line(
+        &stderr,
+        // Each pair, in the database's collation order.
+        &[
+            "differ only in case",
+            "ALICE",
+            "Alice",
+            "alice",
+            "Bob",
+            "bob",
+            "lostfound user remove",
+        ],
+        None,
+    );
+    for twin in ["ALICE", "Alice", "Bob"] {
+        let output = crate::cli::command_on(db.url(), "user", &["remove", twin], None).await;
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let ids = db.sql("SELECT id FROM users ORDER BY id").await;
+    assert_eq!(ids, ["alice", "bob"], "each command removed the spelling it named");
+    let server = Server::start(&db, &[]).await;
+    assert_eq!(
+        server.client().login("ALICE", &password_of("alice")).await.0,
+        reqwest::StatusCode::OK
+    );
+}

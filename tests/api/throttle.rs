@@ -210,7 +210,7 @@ async fn unlock_and_a_new_password_forget_the_failures() {
     assert_eq!(attacker.login("alice", &password_of("alice")).await.0, StatusCode::OK);
 
     fail_logins(&client_at(&app, "127.0.0.5"), "alice", PER_PAIR).await;
-    lostfound::auth::set_password(&app.store, &app.passwords, "alice", "a-new-password")
+    lostfound::auth::set_password(&app.store, &app.passwords, "alice", &new_password("a-new-password"))
         .await
         .unwrap();
     assert_eq!(

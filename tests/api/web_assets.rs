@@ -86,3 +86,45 @@ async fn files_come_compressed_as_the_browser_accepts() {
     let (_, headers, _) = fetch(&client, "/vendor/leaflet/dist/images/marker-icon.png", Some("br, gzip")).await;
     assert!(!headers.contains_key(header::CONTENT_ENCODING));
 }
+
+/// Pages written for a Socket.IO server load its client from `/socket.io/` (UniLost's loads
+/// `/socket.io/socket.io.js`): served there, while everything else there is Socket.IO's.
+#[tokio::test]
+async fn the_socket_io_client_is_served_where_a_socket_io_server_serves_it() {
+    let app = spawn_app().await;
+    let client = app.client();
+    let installed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/node_modules/socket.io-client/dist");
+    for (file, mime) in [
+        ("socket.io.js", "javascript"),
+        ("socket.io.min.js", "javascript"),
+        ("socket.io.esm.min.js", "javascript"),
+        ("socket.io.js.map", "json"),
+        ("socket.io.min.js.map", "json"),
+    ] {
+        let path = format!("/socket.io/{file}");
+        let (status, headers, body) = fetch(&client, &path, Some("br")).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        let content_type = headers[header::CONTENT_TYPE].to_str().unwrap();
+        assert!(content_type.contains(mime), "{path}: {content_type}");
+        let coding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap());
+        assert_eq!(
+            decoded(coding, &body),
+            std::fs::read(installed.join(file)).unwrap(),
+            "{path}"
+        );
+        let again = client
+            .request(Method::GET, &path)
+            .header(header::ACCEPT_ENCODING, "br")
+            .header(header::IF_NONE_MATCH, headers[header::ETAG].clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path}");
+    }
+    // The protocol itself is untouched.
+    let (status, _, body) = fetch(&client, "/socket.io/?EIO=4&transport=polling", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.starts_with(b"0{\"sid\":"), "{}", String::from_utf8_lossy(&body));
+    let (status, ..) = fetch(&client, "/socket.io/socket.io.msgpack.min.js", None).await;
+    assert_ne!(status, StatusCode::OK);
+}

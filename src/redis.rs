@@ -1,9 +1,10 @@
-//! Several nodes: Socket.IO broadcasts cross nodes through Redis (socketioxide-redis, fred).
+//! Redis, shared by several nodes: Socket.IO broadcasts cross nodes through it
+//! (socketioxide-redis, fred), and `/readyz` asks whether it answers.
 //!
 //! Redis may restart under a running node. The client reconnects by itself and re-subscribes
 //! (`resubscribe_on_reconnect`); while it is away, [`FailFastDriver`] refuses to publish at once
 //! instead of queueing, so a broadcast fails quickly and the handlers deliver on this node
-//! alone (see `events::deliver`): local real-time keeps working, cross-node resumes after.
+//! alone (see `realtime::events::deliver`): local real-time keeps working, cross-node resumes after.
 
 use std::time::Duration;
 

@@ -1,0 +1,126 @@
+//! Which keys an item answer carries: the contract's twelve, or those `?fields=` names.
+
+use std::borrow::Cow;
+
+use crate::error::AppError;
+
+/// A key of an item in API answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKey {
+    Id,
+    Title,
+    Desc,
+    Cat,
+    ImgData,
+    Lat,
+    Lng,
+    Radius,
+    Status,
+    StoragePlace,
+    CreatedAt,
+    CreatedBy,
+    Kind,
+    PhotoUrl,
+    ThumbUrl,
+    ReturnedAt,
+}
+
+impl ItemKey {
+    /// The contract's twelve keys, in the order answers carry them.
+    pub const CONTRACT: [Self; 12] = [
+        Self::Id,
+        Self::Title,
+        Self::Desc,
+        Self::Cat,
+        Self::ImgData,
+        Self::Lat,
+        Self::Lng,
+        Self::Radius,
+        Self::Status,
+        Self::StoragePlace,
+        Self::CreatedAt,
+        Self::CreatedBy,
+    ];
+    /// The extension fields, which `fields` may name besides the contract's.
+    const EXTENSIONS: [Self; 4] = [Self::Kind, Self::PhotoUrl, Self::ThumbUrl, Self::ReturnedAt];
+
+    /// Every key `fields` may name: the contract's, then the extension fields.
+    pub fn every() -> impl Iterator<Item = Self> {
+        Self::CONTRACT.into_iter().chain(Self::EXTENSIONS)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Id => "id",
+            Self::Title => "title",
+            Self::Desc => "desc",
+            Self::Cat => "cat",
+            Self::ImgData => "imgData",
+            Self::Lat => "lat",
+            Self::Lng => "lng",
+            Self::Radius => "radius",
+            Self::Status => "status",
+            Self::StoragePlace => "storagePlace",
+            Self::CreatedAt => "created_at",
+            Self::CreatedBy => "createdBy",
+            Self::Kind => "kind",
+            Self::PhotoUrl => "photoUrl",
+            Self::ThumbUrl => "thumbUrl",
+            Self::ReturnedAt => "returnedAt",
+        }
+    }
+}
+
+/// The keys an answer's items carry: the contract's twelve, or those `?fields=` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemKeys(Cow<'static, [ItemKey]>);
+
+impl ItemKeys {
+    /// Reads `?fields=k1,k2,…`; without it, the contract's keys.
+    pub fn parse(fields: Option<&str>) -> Result<Self, AppError> {
+        let Some(fields) = fields else {
+            return Ok(Self(Cow::Borrowed(&ItemKey::CONTRACT)));
+        };
+        let invalid = || AppError::invalid("Invalid fields");
+        let mut keys = Vec::new();
+        for name in fields.split(',').map(str::trim) {
+            let key = ItemKey::every().find(|k| k.name() == name).ok_or_else(invalid)?;
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        Ok(Self(Cow::Owned(keys)))
+    }
+
+    /// The keys, in the order answers carry them.
+    pub fn iter(&self) -> impl Iterator<Item = ItemKey> + '_ {
+        self.0.iter().copied()
+    }
+
+    pub fn contains(&self, key: ItemKey) -> bool {
+        self.0.contains(&key)
+    }
+
+    /// Names the selection in ETags: answers with other keys are other representations.
+    pub fn tag(&self) -> String {
+        self.0.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_name_known_keys_once_in_the_order_given() {
+        let keys = ItemKeys::parse(Some("thumbUrl, kind,id,kind")).unwrap();
+        assert_eq!(
+            keys.iter().collect::<Vec<_>>(),
+            [ItemKey::ThumbUrl, ItemKey::Kind, ItemKey::Id]
+        );
+        for bad in ["", "id,", "id,nope", "IMGDATA", " , "] {
+            assert!(ItemKeys::parse(Some(bad)).is_err(), "{bad:?}");
+        }
+        assert_eq!(ItemKeys::parse(None).unwrap().iter().count(), 12);
+    }
+}

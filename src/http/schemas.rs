@@ -1,0 +1,345 @@
+//! What the API document says that no type of the code can say for itself: an item's keys
+//! (`fields` picks them, so its schema lists every key and requires none), request bodies
+//! (read field by field by the domain's checked inputs), query parameters, and the error
+//! answers many routes share, named once. Answers are described by the types that write
+//! them (`views`, `json`).
+
+// The shapes below exist to be described, never built.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use utoipa::{
+    IntoParams, ToResponse, ToSchema,
+    openapi::{
+        ContentBuilder, ObjectBuilder, RefOr, Required, Response, ResponseBuilder, Type,
+        path::{Parameter, ParameterBuilder, ParameterIn},
+        schema::Ref,
+    },
+};
+
+use super::fields::ItemKey;
+
+/// Every error: `{ error }`; in development mode also `details`.
+#[derive(ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    /// What went wrong, in words for people, e.g. `Item not found`.
+    error: String,
+    /// Only with `LOSTFOUND_ENV=development`.
+    details: Option<Value>,
+}
+
+/// Error answers shared by many routes: a unit struct each, the answer's description, and
+/// the `{ error }` body.
+macro_rules! error_responses {
+    ($($name:ident => $description:literal,)*) => {$(
+        #[doc = $description]
+        pub struct $name;
+
+        impl<'r> ToResponse<'r> for $name {
+            fn response() -> (&'r str, RefOr<Response>) {
+                (stringify!($name), error_response($description))
+            }
+        }
+    )*};
+}
+
+error_responses! {
+    BadItemId => "Invalid item ID",
+    LoginRequired => "Login required",
+    AdminOnly => "Admin privileges required, or a cross-site request refused",
+    CrossSite => "Cross-site request refused",
+    NoItem => "Item not found",
+    NoUser => "User not found",
+    NoClaim => "Claim not found",
+    AlreadyDecided => "Claim already decided",
+    TooLarge => "Request body too large",
+}
+
+fn error_response(description: &str) -> RefOr<Response> {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Error")))
+                .build(),
+        )
+        .build()
+        .into()
+}
+
+/// `304 Not Modified`: the `If-None-Match` ETag is current; no body.
+pub struct NotModified;
+
+impl<'r> ToResponse<'r> for NotModified {
+    fn response() -> (&'r str, RefOr<Response>) {
+        let response = ResponseBuilder::new()
+            .description("Not modified (`If-None-Match`)")
+            .build();
+        ("NotModified", response.into())
+    }
+}
+
+/// An item. Without `fields` an answer has exactly the first twelve keys; `fields` picks any
+/// of all sixteen, in the order named.
+#[derive(ToSchema)]
+pub struct Item {
+    #[schema(minimum = 1)]
+    id: Option<i64>,
+    #[schema(min_length = 1, max_length = 200)]
+    title: Option<String>,
+    desc: Option<Option<String>>,
+    cat: Option<Option<String>>,
+    /// The photo as a data URL, `data:image/png;base64,…`.
+    #[schema(rename = "imgData")]
+    img_data: Option<Option<String>>,
+    #[schema(minimum = -90, maximum = 90)]
+    lat: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
+    lng: Option<f64>,
+    /// Meters.
+    #[schema(minimum = 0, maximum = 100000)]
+    radius: Option<f64>,
+    #[schema(inline)]
+    status: Option<ItemStatusSchema>,
+    #[schema(rename = "storagePlace")]
+    storage_place: Option<Option<String>>,
+    #[schema(format = DateTime)]
+    created_at: Option<String>,
+    #[schema(rename = "createdBy")]
+    created_by: Option<String>,
+    #[schema(inline)]
+    kind: Option<KindSchema>,
+    #[schema(rename = "photoUrl")]
+    photo_url: Option<Option<String>>,
+    #[schema(rename = "thumbUrl")]
+    thumb_url: Option<Option<String>>,
+    #[schema(rename = "returnedAt", format = DateTime)]
+    returned_at: Option<Option<String>>,
+}
+
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum ItemStatusSchema {
+    Pending,
+    Approved,
+    Rejected,
+}
+
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum KindSchema {
+    Lost,
+    Found,
+}
+
+/// A new report. Text is trimmed; unknown keys are ignored.
+#[derive(ToSchema)]
+pub struct NewItem {
+    #[schema(min_length = 1, max_length = 200)]
+    title: String,
+    #[schema(max_length = 5000)]
+    desc: Option<Option<String>>,
+    #[schema(max_length = 100)]
+    cat: Option<Option<String>>,
+    /// `data:image/(png|jpeg|gif|webp);base64,…`, at most 5 MiB decoded; `""` is none.
+    #[schema(rename = "imgData")]
+    img_data: Option<Option<String>>,
+    #[schema(minimum = -90, maximum = 90)]
+    lat: f64,
+    #[schema(minimum = -180, maximum = 180)]
+    lng: f64,
+    #[schema(minimum = 0, maximum = 100000)]
+    radius: Option<Option<f64>>,
+    #[schema(inline)]
+    kind: Option<Option<KindSchema>>,
+}
+
+/// A review action: at least one of the two.
+#[derive(ToSchema)]
+pub struct ItemPatch {
+    #[schema(inline)]
+    status: Option<ItemStatusSchema>,
+    /// `null` or `""` clears it.
+    #[schema(rename = "storagePlace", max_length = 200)]
+    storage_place: Option<Option<String>>,
+}
+
+#[derive(ToSchema)]
+pub struct LoginBody {
+    #[schema(min_length = 1)]
+    id: String,
+    #[schema(min_length = 1)]
+    pw: String,
+}
+
+/// `POST /api/signup`.
+#[derive(ToSchema)]
+pub struct SignupBody {
+    /// 1–64 letters, digits, `.`, `_`, `@` or `-`; ids are case-insensitive.
+    #[schema(pattern = r"^[A-Za-z0-9._@-]{1,64}$")]
+    id: String,
+    #[schema(min_length = 1, max_length = 100)]
+    name: String,
+    #[schema(format = Email, max_length = 254)]
+    email: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+/// The token of a mailed link.
+#[derive(ToSchema)]
+pub struct TokenBody {
+    #[schema(min_length = 43, max_length = 43, pattern = r"^[A-Za-z0-9_-]{43}$")]
+    token: String,
+}
+
+/// A new password, with the token of a mailed link.
+#[derive(ToSchema)]
+pub struct NewPasswordBody {
+    #[schema(min_length = 43, max_length = 43, pattern = r"^[A-Za-z0-9_-]{43}$")]
+    token: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+#[derive(ToSchema)]
+pub struct EmailBody {
+    /// `null` removes the address.
+    #[schema(format = Email, max_length = 254)]
+    email: Option<String>,
+}
+
+#[derive(ToSchema)]
+pub struct ClaimBody {
+    /// What shows the item is the claimant's.
+    #[schema(min_length = 1, max_length = 2000)]
+    message: String,
+}
+
+#[derive(ToSchema)]
+pub struct DecisionBody {
+    #[schema(inline)]
+    status: DecisionSchema,
+}
+
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum DecisionSchema {
+    Accepted,
+    Rejected,
+}
+
+#[derive(ToSchema)]
+pub struct MarkReadBody {
+    #[schema(max_items = 1000)]
+    ids: Vec<i64>,
+}
+
+#[derive(ToSchema)]
+pub struct NewAccountBody {
+    /// 1–64 letters, digits, `.`, `_`, `@` or `-`.
+    #[schema(pattern = r"^[A-Za-z0-9._@-]{1,64}$")]
+    id: String,
+    #[schema(min_length = 1, max_length = 100)]
+    name: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+    #[schema(rename = "isAdmin")]
+    is_admin: Option<bool>,
+    #[schema(format = Email)]
+    email: Option<String>,
+}
+
+/// At least one of these.
+#[derive(ToSchema)]
+pub struct AccountPatchBody {
+    #[schema(min_length = 1, max_length = 100)]
+    name: Option<String>,
+    #[schema(rename = "isAdmin")]
+    is_admin: Option<bool>,
+    /// `null` removes it.
+    #[schema(format = Email)]
+    email: Option<Option<String>>,
+    disabled: Option<bool>,
+}
+
+#[derive(ToSchema)]
+pub struct PasswordBody {
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+#[derive(ToSchema)]
+pub struct PasswordChangeBody {
+    #[schema(min_length = 1)]
+    current: String,
+    #[schema(min_length = 8, max_length = 1024)]
+    password: String,
+}
+
+/// The filters of `GET /api/items` and `GET /api/items.csv`; each parameter at most once, an
+/// empty value is none.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FilterQuery {
+    #[param(inline)]
+    status: Option<ItemStatusSchema>,
+    /// Words, each the start of a word of the item (case and accents ignored).
+    q: Option<String>,
+    /// A category, ignoring case.
+    cat: Option<String>,
+    #[param(inline)]
+    kind: Option<KindSchema>,
+    /// `LAT,LNG`.
+    #[param(pattern = r"^-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?)$")]
+    near: Option<String>,
+    /// 0–100,000 meters from `near`.
+    #[param(minimum = 0, maximum = 100000)]
+    within: Option<f64>,
+    /// RFC 3339, inclusive.
+    #[param(format = DateTime)]
+    since: Option<String>,
+    /// RFC 3339, exclusive.
+    #[param(format = DateTime)]
+    until: Option<String>,
+    /// One reporter's user id.
+    #[param(rename = "createdBy")]
+    created_by: Option<String>,
+    /// Only these items: 1–200 ids, comma-separated.
+    #[param(pattern = r"^[1-9][0-9]{0,17}(,[1-9][0-9]{0,17}){0,199}$")]
+    ids: Option<String>,
+}
+
+/// Paging of `GET /api/items`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// 1–200: a page of at most that many, with `Link: rel="next"` when more follow.
+    #[param(minimum = 1, maximum = 200)]
+    limit: Option<u32>,
+    /// Where the next page starts (from `Link`).
+    cursor: Option<String>,
+}
+
+/// `?fields=`: which item keys the answer carries. Its pattern is made from the keys
+/// themselves ([`ItemKey::every`]), so the document names every key the service accepts.
+pub struct FieldsQuery;
+
+impl IntoParams for FieldsQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let key = ItemKey::every().map(ItemKey::name).collect::<Vec<_>>().join("|");
+        let pattern = format!("^({key})(,({key}))*$");
+        let fields = ParameterBuilder::new()
+            .name("fields")
+            .parameter_in(ParameterIn::Query)
+            .required(Required::False)
+            .description(Some("Comma-separated item keys, e.g. `id,title,kind`"))
+            .schema(Some(
+                ObjectBuilder::new().schema_type(Type::String).pattern(Some(pattern)),
+            ))
+            .build();
+        vec![fields]
+    }
+}

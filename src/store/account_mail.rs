@@ -1,0 +1,160 @@
+//! Mail about an account (links to verify an address or set a password, the notice that an
+//! address has an account already), queued in the transaction that asks for it and taken by
+//! the senders under a lease, like notifications (see `outbox`). A link's token is made when
+//! the message is sent: no usable link is ever stored. To keep anyone from flooding an
+//! address, it is sent at most [`PER_ADDRESS`] such messages an hour.
+
+use super::{Store, StoreError, statement::Tx, users::UserRow, with_pool};
+use crate::domain::{AccountMailKind, LinkPurpose, User};
+
+/// Account mail one address is sent in an hour at most; more is not queued (the asker is not
+/// told: that would say which addresses have accounts).
+const PER_ADDRESS: i64 = 5;
+const HOUR_MS: i64 = 3_600_000;
+
+const QUEUE: &str = "INSERT INTO account_mail (user_id, purpose, address, created_at, next_attempt_at, sent_at) \
+     SELECT $1, $2, $3, $4, $4, $7 \
+     WHERE (SELECT COUNT(*) FROM account_mail WHERE lower(address) = lower($3) AND created_at > $5) < $6";
+/// Takes the message due first; see `outbox::TAKE` for why `next_attempt_at` is checked twice.
+const TAKE: &str = "UPDATE account_mail SET attempts = attempts + 1, next_attempt_at = $2 \
+     WHERE id = (SELECT id FROM account_mail WHERE sent_at IS NULL AND next_attempt_at <= $1 \
+                 ORDER BY next_attempt_at, id LIMIT 1) \
+       AND sent_at IS NULL AND next_attempt_at <= $1 \
+     RETURNING id, user_id, purpose, address, attempts, created_at";
+const INSERT_TOKEN: &str = "INSERT INTO account_tokens (token_hash, user_id, purpose, email, created_at, expires_at) \
+     VALUES ($1, $2, $3, $4, $5, $6)";
+
+/// Queues `kind` of mail to `address` about account `user_id` on `tx`, unless the address has
+/// had its share this hour. Without an account (`None`) it is recorded as if sent: it counts
+/// towards the share, and nothing is mailed.
+pub(super) async fn queue_account_mail(
+    tx: &mut impl Tx,
+    user_id: Option<&str>,
+    kind: AccountMailKind,
+    address: &str,
+    now: i64,
+) -> sqlx::Result<()> {
+    let args = [
+        user_id.into(),
+        kind.as_str().into(),
+        address.into(),
+        now.into(),
+        (now - HOUR_MS).into(),
+        PER_ADDRESS.into(),
+        user_id.is_none().then_some(now).into(),
+    ];
+    tx.run(QUEUE, &args).await.map(drop)
+}
+
+/// A message about an account to send.
+#[derive(Debug, Clone)]
+pub struct OutgoingAccountMail {
+    pub id: i64,
+    pub kind: AccountMailKind,
+    /// The account it is about.
+    pub user: User,
+    pub address: String,
+    /// How many times sending it was started, this one included.
+    pub attempts: u32,
+    /// When it was asked for (epoch ms).
+    pub queued_at: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct TakenRow {
+    id: i64,
+    user_id: String,
+    #[sqlx(try_from = "String")]
+    purpose: AccountMailKind,
+    address: String,
+    attempts: i32,
+    created_at: i64,
+}
+
+impl Store {
+    /// Takes the account mail due first at `now`, leased until `lease_until`.
+    pub async fn take_account_mail(
+        &self,
+        now: i64,
+        lease_until: i64,
+    ) -> Result<Option<OutgoingAccountMail>, StoreError> {
+        with_pool!(self, write, |pool| take(pool, now, lease_until).await)
+    }
+
+    /// Keeps a link's token (its hash) for the account, good until `expires_at`.
+    pub async fn insert_link_token(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+        purpose: LinkPurpose,
+        email: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<(), StoreError> {
+        let args = [
+            token_hash.into(),
+            user_id.into(),
+            purpose.as_str().into(),
+            email.into(),
+            now.into(),
+            expires_at.into(),
+        ];
+        self.write(INSERT_TOKEN, &args).await.map(drop)
+    }
+
+    /// Account mail `id` was sent: kept a day, counted towards its address's share.
+    pub async fn account_mail_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        self.write(
+            "UPDATE account_mail SET sent_at = $2 WHERE id = $1",
+            &[id.into(), now.into()],
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Puts account mail `id` back, to be tried again at `retry_at`.
+    pub async fn account_mail_failed(&self, id: i64, retry_at: i64, error: &str) -> Result<(), StoreError> {
+        let args = [id.into(), retry_at.into(), error.into()];
+        self.write(
+            "UPDATE account_mail SET next_attempt_at = $2, last_error = $3 WHERE id = $1",
+            &args,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Gives account mail `id` up (it cannot be sent, or never was in time).
+    pub async fn account_mail_given_up(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        self.account_mail_sent(id, now).await
+    }
+
+    /// Forgets account mail sent (or given up) at or before `cutoff`.
+    pub(super) async fn forget_sent_account_mail(&self, cutoff: i64) -> Result<(), StoreError> {
+        self.write("DELETE FROM account_mail WHERE sent_at <= $1", &[cutoff.into()])
+            .await
+            .map(drop)
+    }
+}
+
+/// [`Store::take_account_mail`], on `tx`.
+async fn take(tx: &mut impl Tx, now: i64, lease_until: i64) -> sqlx::Result<Option<OutgoingAccountMail>> {
+    let taken: Option<TakenRow> = tx.rows(TAKE, &[now.into(), lease_until.into()]).await?.pop();
+    let Some(taken) = taken else { return Ok(None) };
+    // Never missing: removing an account removes its mail.
+    let user: UserRow = tx
+        .rows(
+            "SELECT id, name, is_admin FROM users WHERE id = $1",
+            &[taken.user_id.as_str().into()],
+        )
+        .await?
+        .pop()
+        .ok_or(sqlx::Error::RowNotFound)?;
+    Ok(Some(OutgoingAccountMail {
+        id: taken.id,
+        kind: taken.purpose,
+        user: user.into(),
+        address: taken.address,
+        attempts: taken.attempts.unsigned_abs(),
+        queued_at: taken.created_at,
+    }))
+}

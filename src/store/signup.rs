@@ -1,0 +1,315 @@
+//! Getting in without staff: sign-ups, verified addresses, links mailed to set a password.
+//! Every answer that concerns an address is the same whether an account has it or not: what
+//! differs is only the mail queued (see `account_mail`).
+
+use super::{
+    Store, StoreError,
+    account_mail::queue_account_mail,
+    sso::NO_PASSWORD,
+    statement::Tx,
+    users::{NewUserRow, UserRow, end_sessions_of},
+    with_pool,
+};
+use crate::domain::{AccountMailKind, Email, ImportedAccount, LinkPurpose, Signup, User};
+
+/// The verified, enabled account an address belongs to (the first, by id), if any, and the
+/// address as it stored it: mail goes there, not to the spelling someone typed.
+const OWNER_OF: &str =
+    "SELECT id, email FROM users WHERE lower(email) = lower($1) AND verified AND NOT disabled ORDER BY id";
+/// A sign-up waiting for this address's verification, and the address as it was given.
+const WAITING_FOR: &str =
+    "SELECT id, pending_email FROM users WHERE NOT verified AND lower(pending_email) = lower($1) ORDER BY id";
+/// Takes a good link's token: gone once used, refused once expired.
+const TAKE_TOKEN: &str = "DELETE FROM account_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3 \
+     RETURNING user_id, email";
+/// The address verified becomes the account's; a sign-up may log in from now on.
+const VERIFY: &str = "UPDATE users SET email = $2, verified = TRUE, \
+     pending_email = CASE WHEN lower(pending_email) = lower($2) THEN NULL ELSE pending_email END \
+     WHERE id = $1 AND NOT disabled RETURNING id, name, is_admin";
+const GOOD_TOKEN: &str =
+    "SELECT user_id FROM account_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3";
+
+/// What became of a sign-up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignupOutcome {
+    /// A new account waits for its address to be verified.
+    Created,
+    /// The address has an account already (or a sign-up waiting for it): its owner is told
+    /// by mail, the asker gets the same answer as for [`SignupOutcome::Created`].
+    AddressKnown,
+    /// The id is taken (in any case).
+    IdTaken,
+}
+
+/// What became of one row of an accounts file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportOutcome {
+    /// A new account, without a password yet; `true` when a link to choose one is queued.
+    Created { mailed: bool },
+    /// The id has an account already (in any case): left as it is.
+    Exists,
+}
+
+/// A user's address and the one waiting for its verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmailState {
+    pub email: Option<String>,
+    pub pending: Option<String>,
+}
+
+impl Store {
+    /// Signs someone up: an account that cannot log in until its address is verified, and a
+    /// mail with the link to do it. An address that has an account already gets a mail saying
+    /// so instead (or, for a sign-up still waiting, its link again), and nothing is created.
+    pub async fn sign_up(&self, signup: &Signup, password_hash: &str, now: i64) -> Result<SignupOutcome, StoreError> {
+        let outcome = with_pool!(self, write, |pool| sign_up(pool, signup, password_hash, now).await)?;
+        self.mail_wanted.notify_one();
+        Ok(outcome)
+    }
+
+    /// Verifies an address with a link's token: it becomes the account's address, and a
+    /// sign-up may log in. The user, or `None` for a bad, used or expired link.
+    pub async fn verify_email(&self, token_hash: &str, now: i64) -> Result<Option<User>, StoreError> {
+        with_pool!(self, write, |pool| verify_email(pool, token_hash, now).await)
+    }
+
+    /// Mails a link to set a new password to each account this verified address belongs to;
+    /// an address with none is told so. Either way one message is queued (the same work, so
+    /// both take as long), and the asker cannot tell them apart.
+    pub async fn request_password_reset(&self, email: &Email, now: i64) -> Result<(), StoreError> {
+        let address = email.as_str();
+        with_pool!(self, write, |pool| {
+            let owners: Vec<(String, String)> = pool.rows(OWNER_OF, &[address.into()]).await?;
+            for (owner, stored) in &owners {
+                queue_account_mail(pool, Some(owner), AccountMailKind::Reset, stored, now).await?;
+            }
+            if owners.is_empty() {
+                queue_account_mail(pool, None, AccountMailKind::NoAccount, address, now).await?;
+            }
+            Ok(())
+        })?;
+        self.mail_wanted.notify_one();
+        Ok(())
+    }
+
+    /// Whether a link to set a password is good now (checked before the new one is hashed).
+    pub async fn reset_link_is_good(&self, token_hash: &str, now: i64) -> Result<bool, StoreError> {
+        let args = [token_hash.into(), LinkPurpose::Reset.as_str().into(), now.into()];
+        let user: Option<(String,)> = self.read_row(GOOD_TOKEN, &args).await?;
+        Ok(user.is_some())
+    }
+
+    /// Sets a password with a link's token, and ends every session of the account. The
+    /// account's id, or `None` for a bad, used or expired link.
+    pub async fn reset_password(
+        &self,
+        token_hash: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
+        with_pool!(self, write, |pool| reset_password(pool, token_hash, password_hash, now)
+            .await)
+    }
+
+    /// Creates an account from an accounts file, without a password (staff vouch for its
+    /// address), unless its id is taken; with `welcome`, queues a link to choose the password.
+    pub async fn import_account(
+        &self,
+        account: &ImportedAccount,
+        welcome: bool,
+        now: i64,
+    ) -> Result<ImportOutcome, StoreError> {
+        let email = account.email().map(Email::as_str);
+        let row = NewUserRow {
+            id: account.id().as_str(),
+            name: account.name().as_str(),
+            is_admin: account.is_admin(),
+            email,
+            password_hash: NO_PASSWORD,
+            verified: true,
+            pending_email: None,
+            oidc_subject: None,
+        };
+        with_pool!(self, write, |pool| {
+            match (row.insert(pool, now).await?, email.filter(|_| welcome)) {
+                (None, _) => Ok(ImportOutcome::Exists),
+                (Some(_), Some(address)) => {
+                    queue_account_mail(pool, Some(row.id), AccountMailKind::Welcome, address, now).await?;
+                    Ok(ImportOutcome::Created { mailed: true })
+                }
+                (Some(_), None) => Ok(ImportOutcome::Created { mailed: false }),
+            }
+        })
+    }
+
+    /// A user's own change of address: `None` removes it at once; a new one waits for its
+    /// verification (a link is mailed to it) while the old one stays in use.
+    pub async fn change_email(&self, user_id: &str, email: Option<&Email>, now: i64) -> Result<EmailState, StoreError> {
+        let mail = self.account_links;
+        let state = with_pool!(self, write, |pool| {
+            match email {
+                None => {
+                    pool.run(
+                        "UPDATE users SET email = NULL, pending_email = NULL WHERE id = $1",
+                        &[user_id.into()],
+                    )
+                    .await?;
+                }
+                Some(email) => {
+                    let address = email.as_str();
+                    let args = [user_id.into(), address.into()];
+                    let (current,): (bool,) = pool
+                        .row(
+                            "SELECT lower(COALESCE(email, '')) = lower($2) FROM users WHERE id = $1",
+                            &args,
+                        )
+                        .await?;
+                    let pending = (!current).then_some(address);
+                    pool.run(
+                        "UPDATE users SET pending_email = $2 WHERE id = $1",
+                        &[user_id.into(), pending.into()],
+                    )
+                    .await?;
+                    // Without email set up the address waits, unverified, and nothing is queued.
+                    if let Some(address) = pending.filter(|_| mail) {
+                        queue_account_mail(pool, Some(user_id), AccountMailKind::Verify, address, now).await?;
+                    }
+                }
+            }
+            email_state(pool, user_id).await
+        })?;
+        self.mail_wanted.notify_one();
+        Ok(state)
+    }
+
+    /// A user's address and the one waiting for its verification.
+    pub async fn email_state(&self, user_id: &str) -> Result<EmailState, StoreError> {
+        let row: Option<(Option<String>, Option<String>)> = self
+            .read_row(
+                "SELECT email, pending_email FROM users WHERE id = $1",
+                &[user_id.into()],
+            )
+            .await?;
+        let (email, pending) = row.unwrap_or_default();
+        Ok(EmailState { email, pending })
+    }
+
+    /// Removes sign-ups never verified, made at or before `cutoff` (their links expired long
+    /// since): their ids and addresses are free again.
+    pub(super) async fn forget_unverified_signups(&self, cutoff: i64) -> Result<(), StoreError> {
+        self.write(
+            "DELETE FROM users WHERE NOT verified AND created_at <= $1",
+            &[cutoff.into()],
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Forgets links that expired at or before `now`.
+    pub(super) async fn forget_expired_links(&self, now: i64) -> Result<(), StoreError> {
+        self.write("DELETE FROM account_tokens WHERE expires_at <= $1", &[now.into()])
+            .await
+            .map(drop)
+    }
+}
+
+/// [`Store::sign_up`], on `tx`.
+async fn sign_up(tx: &mut impl Tx, signup: &Signup, password_hash: &str, now: i64) -> sqlx::Result<SignupOutcome> {
+    let address = signup.email().as_str();
+    let (taken,): (bool,) = tx
+        .row(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1))",
+            &[signup.id().as_str().into()],
+        )
+        .await?;
+    if taken {
+        return Ok(SignupOutcome::IdTaken);
+    }
+    if let Some((owner, stored)) = tx.rows::<(String, String)>(OWNER_OF, &[address.into()]).await?.first() {
+        queue_account_mail(tx, Some(owner), AccountMailKind::Registered, stored, now).await?;
+        return Ok(SignupOutcome::AddressKnown);
+    }
+    if let Some((waiting, given)) = tx
+        .rows::<(String, String)>(WAITING_FOR, &[address.into()])
+        .await?
+        .first()
+    {
+        queue_account_mail(tx, Some(waiting), AccountMailKind::Verify, given, now).await?;
+        return Ok(SignupOutcome::AddressKnown);
+    }
+    let row = NewUserRow {
+        id: signup.id().as_str(),
+        name: signup.name().as_str(),
+        is_admin: false,
+        email: None,
+        password_hash,
+        verified: false,
+        pending_email: Some(address),
+        oidc_subject: None,
+    };
+    if row.insert(tx, now).await?.is_none() {
+        return Ok(SignupOutcome::IdTaken);
+    }
+    queue_account_mail(tx, Some(signup.id().as_str()), AccountMailKind::Verify, address, now).await?;
+    Ok(SignupOutcome::Created)
+}
+
+/// [`Store::verify_email`], on `tx`.
+async fn verify_email(tx: &mut impl Tx, token_hash: &str, now: i64) -> sqlx::Result<Option<User>> {
+    let Some((user_id, email)) = take_token(tx, token_hash, LinkPurpose::Verify, now).await? else {
+        return Ok(None);
+    };
+    let user: Option<UserRow> = tx
+        .rows(VERIFY, &[user_id.as_str().into(), email.as_deref().into()])
+        .await?
+        .pop();
+    Ok(user.map(User::from))
+}
+
+/// [`Store::reset_password`], on `tx`.
+async fn reset_password(
+    tx: &mut impl Tx,
+    token_hash: &str,
+    password_hash: &str,
+    now: i64,
+) -> sqlx::Result<Option<String>> {
+    let Some((user_id, _)) = take_token(tx, token_hash, LinkPurpose::Reset, now).await? else {
+        return Ok(None);
+    };
+    // Receiving the link proves the address: an account made by an import is verified by
+    // setting its password.
+    tx.run(
+        "UPDATE users SET password_hash = $2, verified = TRUE WHERE id = $1",
+        &[user_id.as_str().into(), password_hash.into()],
+    )
+    .await?;
+    end_sessions_of(tx, &user_id, now).await?;
+    tx.run(
+        "DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2",
+        &[user_id.as_str().into(), LinkPurpose::Reset.as_str().into()],
+    )
+    .await?;
+    Ok(Some(user_id))
+}
+
+/// Takes (uses up) a good link's token on `tx`: its account's id and the address it was
+/// sent to, or `None` for a bad, used or expired one.
+async fn take_token(
+    tx: &mut impl Tx,
+    token_hash: &str,
+    purpose: LinkPurpose,
+    now: i64,
+) -> sqlx::Result<Option<(String, Option<String>)>> {
+    let args = [token_hash.into(), purpose.as_str().into(), now.into()];
+    Ok(tx.rows(TAKE_TOKEN, &args).await?.pop())
+}
+
+async fn email_state(tx: &mut impl Tx, user_id: &str) -> sqlx::Result<EmailState> {
+    let (email, pending): (Option<String>, Option<String>) = tx
+        .row(
+            "SELECT email, pending_email FROM users WHERE id = $1",
+            &[user_id.into()],
+        )
+        .await?;
+    Ok(EmailState { email, pending })
+}
