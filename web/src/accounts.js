@@ -1,10 +1,11 @@
 // Accounts, for administrators: everyone who can log in, with their role, email address and
-// whether they are disabled; a form to create one; and on each account, forms to change its
-// name, email and role or to set a new password, Unlock (forget its failed logins) and
-// Disable or Enable. Administrators cannot demote or disable themselves, so their own account
-// offers neither (nor a reset that would end their own session: they change it in My reports).
-import { api } from "./api.js";
-import { showError, showNotice } from "./announce.js";
+// whether they are disabled (or, signed up, wait for their email confirmation); a form to
+// create one; and on each account, forms to change its name, email and role or to set a new
+// password, Unlock (forget its failed logins) and Disable or Enable. Administrators cannot
+// demote or disable themselves, so their own account offers neither (nor a reset that would
+// end their own session: they change it in My account).
+import { api, attempt, showingErrors } from "./api.js";
+import { showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 import { latestOnly } from "./latest.js";
@@ -41,13 +42,8 @@ export class Accounts {
   /** Shows the accounts as they now stand, then focuses the card of `focusId` when given: the
    *  button just pressed is gone with the old list. */
   async refresh(focusId) {
-    let accounts;
-    try {
-      accounts = await this.fetch();
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    const accounts = await showingErrors(this.fetch());
+    if (!accounts) return;
     // Logged out while the list was on its way: it is not for the next person.
     if (!this.state.user?.isAdmin) return;
     this.headings.clear();
@@ -66,13 +62,8 @@ export class Accounts {
       isAdmin: f.isAdmin.checked,
       email: f.email.value.trim() || undefined,
     };
-    let account;
-    try {
-      account = await api("POST", "/api/users", body);
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    const account = await attempt("POST", "/api/users", body);
+    if (!account) return;
     this.form.reset();
     showNotice(`Account “${account.id}” is created: ${account.name} can log in now.`);
     this.refresh();
@@ -95,6 +86,8 @@ export class Accounts {
         heading,
         h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, account.isAdmin ? "Staff" : "User"),
         account.disabled ? h("span", { class: "state disabled" }, "Disabled") : null,
+        // A sign-up whose link was not opened yet: it cannot log in.
+        account.verified === false ? h("span", { class: "state pending" }, "Waiting for email confirmation") : null,
       ),
       h(
         "p",
@@ -174,12 +167,7 @@ export class Accounts {
 
   /** Makes one change to `account`; once done, says `done` and shows the list anew. */
   async change(account, method, path, body, done) {
-    try {
-      await api(method, path, body);
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    if (!(await attempt(method, path, body))) return;
     showNotice(done);
     this.refresh(account.id);
   }

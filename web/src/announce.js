@@ -10,8 +10,13 @@ export function showError(message) {
 /** Shows a success or information notice. An error still showing was about what came before
  *  (a login that failed, a form sent with a mistake): it goes, so the two never contradict. */
 export function showNotice(message) {
-  document.getElementById("messages").replaceChildren();
+  clearErrors();
   show("notices", message, "notice");
+}
+
+/** Takes away the error showing, if any: what it was about has worked out since. */
+export function clearErrors() {
+  document.getElementById("messages").replaceChildren();
 }
 
 /** Moves the regions into `parent`: an open modal dialog makes the rest of the page inert,

@@ -1,4 +1,9 @@
-// The HTTP API: JSON in and out, errors as exceptions carrying the service's message.
+// The HTTP API: JSON in and out, errors as exceptions carrying the service's message, or
+// shown to the user in one place (`attempt`, `showingErrors`).
+import { showError } from "./announce.js";
+
+/** The event the window gets when a request is answered 401: the session is gone. */
+export const SESSION_ENDED = "lostfound:session-ended";
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -27,6 +32,8 @@ async function request(method, path, body) {
     // Not JSON: the message below says what happened.
   }
   if (!response.ok) {
+    // A failed login is not the end of a session.
+    if (response.status === 401 && path !== "/api/login") window.dispatchEvent(new Event(SESSION_ENDED));
     let message = data?.error ?? `Request failed (${response.status})`;
     const retry = response.headers.get("Retry-After");
     if (response.status === 429 && retry) message += ` (wait ${Math.ceil(retry / 60)} min)`;
@@ -37,6 +44,23 @@ async function request(method, path, body) {
 
 export async function api(method, path, body) {
   return (await request(method, path, body)).data;
+}
+
+/** What `promise` resolves with; when it fails, its message is shown and the result is
+ *  `undefined`: callers stop there. */
+export async function showingErrors(promise) {
+  try {
+    return await promise;
+  } catch (error) {
+    showError(error.message);
+    return undefined;
+  }
+}
+
+/** `api`, showing its error when it fails (the result is then `undefined`). Every answer
+ *  of the API is an object or an array, so a result is truthy exactly when the call worked. */
+export function attempt(method, path, body) {
+  return showingErrors(api(method, path, body));
 }
 
 /** `/api/items` with these parameters; empty ones are left out. Lists always come a page at a
@@ -65,12 +89,17 @@ export async function fetchPage(url) {
   return { items, next: next ? next[1] : null, total: Number.isNaN(total) ? items.length : total };
 }
 
-/** An item's title by id, for lists that name items by id (claims); `Item ID` when it cannot
- *  be read (deleted since). */
-export async function itemTitle(id) {
+/** The titles of items named by id (claims name their item so), in one request: a Map from
+ *  id to title, `Item ID` for one that cannot be read (deleted since). */
+export async function itemTitles(ids) {
+  const unique = [...new Set(ids)];
+  const titles = new Map(unique.map((id) => [id, `Item ${id}`]));
+  if (unique.length === 0) return titles;
   try {
-    return (await api("GET", `/api/items/${id}?fields=title`)).title;
+    const { items } = await fetchPage(itemsUrl({ ids: unique.join(","), fields: "id,title", limit: 200 }));
+    for (const item of items) titles.set(item.id, item.title);
   } catch {
-    return `Item ${id}`;
+    // Ids alone say enough to act on the claims.
   }
+  return titles;
 }

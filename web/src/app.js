@@ -1,26 +1,39 @@
 // Start-up, the session in the header, and switching between views (#/browse, #/report,
-// #/mine, ...).
-import { api } from "./api.js";
+// #/mine, #/account, #/signup, ...).
+import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { forgetNick } from "./nick.js";
 import { reconnect } from "./socket.js";
+import { Account } from "./account.js";
 import { Accounts } from "./accounts.js";
 import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
+import { Chat } from "./chat.js";
+import { Forgot } from "./forgot.js";
 import { ItemDialog } from "./item.js";
+import { LoginPanel } from "./login.js";
 import { Mine } from "./mine.js";
 import { Report } from "./report.js";
+import { Reset } from "./reset.js";
 import { Review } from "./review.js";
-import { Chat } from "./chat.js";
+import { Signup } from "./signup.js";
+import { SsoFailed } from "./sso.js";
+import { Verify } from "./verify.js";
 
-const state = { user: null, config: null };
+/** `config`: the map settings; `access`: the ways in the service offers (sign-up and its
+ *  email domains, single sign-on, password resets by email); `user`: who is logged in. */
+const state = { user: null, config: null, access: null };
 const views = {};
 let bell;
 
 async function main() {
-  state.config = await api("GET", "/config.json");
-  state.user = (await api("GET", "/api/me")).user;
+  const [config, access, me] = await Promise.all([api("GET", "/config.json"), api("GET", "/api/config"), api("GET", "/api/me")]);
+  Object.assign(state, { config, access, user: me.user });
   const dialog = new ItemDialog(state);
+  const login = new LoginPanel(state, (user) => {
+    setUser(user);
+    showNotice(`Welcome, ${user.name}.`);
+  });
   bell = new Bell(state);
   views.browse = new Browse(state, dialog);
   views.report = new Report(state);
@@ -28,6 +41,14 @@ async function main() {
   views.review = new Review(state, dialog);
   views.accounts = new Accounts(state);
   views.chat = new Chat(state);
+  views.account = new Account(state);
+  views.signup = new Signup(state);
+  views.verify = new Verify(state, setUser);
+  views.forgot = new Forgot(state);
+  views.reset = new Reset(state, login);
+  views["sso-failed"] = new SsoFailed(state);
+  // Every Log in button of the page opens the login panel.
+  for (const button of document.querySelectorAll("[data-login]")) button.addEventListener("click", () => login.open());
   wireSession();
   renderSession();
   window.addEventListener("hashchange", route);
@@ -36,11 +57,11 @@ async function main() {
 
 function route() {
   const [, name = "browse", arg] = location.hash.split("/");
-  const view = views[name] ? name : "browse";
+  const view = Object.hasOwn(views, name) ? name : "browse";
   for (const key of Object.keys(views)) {
     document.getElementById(`view-${key}`).hidden = key !== view;
   }
-  for (const link of document.querySelectorAll("nav a[data-view]")) {
+  for (const link of document.querySelectorAll("a[data-view]")) {
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
@@ -48,31 +69,19 @@ function route() {
 }
 
 function wireSession() {
-  const form = document.getElementById("login-form");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const data = new FormData(form);
-    try {
-      const { user } = await api("POST", "/api/login", { id: data.get("id"), pw: data.get("pw") });
-      form.reset();
-      setUser(user);
-      showNotice(`Welcome, ${user.name}.`);
-    } catch (error) {
-      showError(error.message);
-    }
-  });
   document.getElementById("logout").addEventListener("click", async () => {
-    try {
-      await api("POST", "/api/logout");
-      forgetNick();
-      setUser(null);
-      showNotice("You are logged out.");
-    } catch (error) {
-      showError(error.message);
-    }
+    if (!(await attempt("POST", "/api/logout"))) return;
+    forgetNick();
+    setUser(null);
+    showNotice("You are logged out.");
   });
+  // Any request answered "Login required": the session ended elsewhere (logout on another
+  // tab, a new password, an expired session). The header says so at once.
+  window.addEventListener(SESSION_ENDED, () => state.user && setUser(null));
 }
 
+/** Makes the page `user`'s (null: logged out): the header, the live connection's session and
+ *  the screen shown. */
 function setUser(user) {
   state.user = user;
   renderSession();
@@ -82,11 +91,11 @@ function setUser(user) {
 
 function renderSession() {
   const user = state.user;
-  document.getElementById("login-form").hidden = Boolean(user);
   document.getElementById("signed-in").hidden = !user;
-  document.getElementById("user-name").textContent = user ? `${user.name}${user.isAdmin ? " (staff)" : ""}` : "";
+  document.getElementById("user-name").textContent = user ? user.name : "";
   for (const el of document.querySelectorAll("[data-user]")) el.hidden = !user;
   for (const el of document.querySelectorAll("[data-admin]")) el.hidden = !user?.isAdmin;
+  for (const el of document.querySelectorAll("[data-visitor]")) el.hidden = Boolean(user);
   bell.load();
 }
 

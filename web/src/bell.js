@@ -1,7 +1,6 @@
 // The bell in the header: the user's latest notifications and how many are unread, kept up
 // to date by the `notify` event; opening the list marks them read.
-import { api } from "./api.js";
-import { showError } from "./announce.js";
+import { attempt } from "./api.js";
 import { h, formatTime } from "./dom.js";
 import { socket } from "./socket.js";
 
@@ -25,14 +24,7 @@ export class Bell {
   /** Reads the user's latest notifications (none when logged out) and closes the list. */
   async load() {
     this.close();
-    this.notifications = [];
-    if (this.state.user) {
-      try {
-        this.notifications = await api("GET", `/api/notifications?limit=${SHOWN}`);
-      } catch (error) {
-        showError(error.message);
-      }
-    }
+    this.notifications = (this.state.user && (await attempt("GET", `/api/notifications?limit=${SHOWN}`))) || [];
     this.render();
   }
 
@@ -56,12 +48,7 @@ export class Bell {
     this.button.setAttribute("aria-expanded", "true");
     const ids = this.notifications.filter((n) => !n.read).map((n) => n.id);
     if (ids.length === 0) return;
-    try {
-      await api("POST", "/api/notifications/read", { ids });
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    if (!(await attempt("POST", "/api/notifications/read", { ids }))) return;
     // The list keeps showing which were new until it is closed; the count goes at once.
     this.count.textContent = "";
     this.button.setAttribute("aria-label", "Notifications");

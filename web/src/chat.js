@@ -9,9 +9,9 @@ export class Chat {
     this.joined = false;
     this.log = document.getElementById("chat-log");
     this.form = document.getElementById("chat-form");
-    socket.on("chat:history", (msgs) => showHistory(this.log, msgs));
+    socket.on("chat:history", (msgs) => showHistory(this.log, msgs, this.state.user));
     // Live messages reach every client; they are shown once the history is there.
-    socket.on("chat:new", (msg) => this.joined && appendMessage(this.log, msg));
+    socket.on("chat:new", (msg) => this.joined && appendMessage(this.log, msg, this.state.user));
     socket.on("connect", () => this.joined && this.join());
     this.form.addEventListener("submit", (event) => this.say(event));
   }

@@ -1,7 +1,6 @@
 // An item's change log, for staff on the review screen: who changed what and when, behind a
 // "History" button on each card, read again each time it opens.
-import { api } from "./api.js";
-import { showError } from "./announce.js";
+import { attempt } from "./api.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 
@@ -38,15 +37,9 @@ export function historyToggle(item) {
 
 async function load(id, list) {
   list.setAttribute("aria-busy", "true");
-  let changes;
-  try {
-    changes = await api("GET", `/api/items/${id}/history`);
-  } catch (error) {
-    showError(error.message);
-    return;
-  } finally {
-    list.removeAttribute("aria-busy");
-  }
+  const changes = await attempt("GET", `/api/items/${id}/history`);
+  list.removeAttribute("aria-busy");
+  if (!changes) return;
   const entries = changes.map(({ by, at, change }) =>
     h("li", {},
       h("span", { class: "what" }, describeChange(change)),

@@ -1,7 +1,7 @@
 // The item view: every field, the full photo (only here: lists show thumbnails), where it is
 // kept, and its live thread.
-import { api } from "./api.js";
-import { announceWithin, showError, showNotice } from "./announce.js";
+import { attempt } from "./api.js";
+import { announceWithin, showNotice } from "./announce.js";
 import { KINDS, PUBLIC_STATES } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
@@ -26,23 +26,18 @@ export class ItemDialog {
     this.dialog.addEventListener("close", () => this.leave());
     this.form.addEventListener("submit", (event) => this.say(event));
     socket.on("thread:history", ({ itemId, msgs }) => {
-      if (itemId === this.itemId) showHistory(this.log, msgs);
+      if (itemId === this.itemId) showHistory(this.log, msgs, this.state.user);
     });
     socket.on("thread:new", ({ itemId, msg }) => {
-      if (itemId === this.itemId) appendMessage(this.log, msg);
+      if (itemId === this.itemId) appendMessage(this.log, msg, this.state.user);
     });
     // After a reconnection (or a login) the thread is joined again.
     socket.on("connect", () => this.itemId && this.join());
   }
 
   async open(id) {
-    let item;
-    try {
-      item = await api("GET", `/api/items/${id}?fields=${FIELDS}`);
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    const item = await attempt("GET", `/api/items/${id}?fields=${FIELDS}`);
+    if (!item) return;
     if (this.itemId !== null) this.leave();
     this.itemId = item.id;
     document.getElementById("item-title").textContent = item.title;
@@ -87,13 +82,8 @@ export class ItemDialog {
   async showMatches(item) {
     const section = document.getElementById("item-matches");
     section.hidden = true;
-    let matches;
-    try {
-      matches = await api("GET", `/api/items/${item.id}/matches?fields=${MATCH_FIELDS}`);
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    const matches = await attempt("GET", `/api/items/${item.id}/matches?fields=${MATCH_FIELDS}`);
+    if (!matches) return;
     if (item.id !== this.itemId || matches.length === 0) return;
     document.getElementById("matches-heading").textContent = MATCHES_HEADING[item.kind];
     document.getElementById("match-list").replaceChildren(...matches.map(({ item: other, distance }) =>
@@ -104,12 +94,7 @@ export class ItemDialog {
   async claim(event) {
     event.preventDefault();
     const message = this.claimForm.elements.message.value;
-    try {
-      await api("POST", `/api/items/${this.itemId}/claims`, { message });
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    if (!(await attempt("POST", `/api/items/${this.itemId}/claims`, { message }))) return;
     this.claimForm.hidden = true;
     showNotice("Your claim is sent. Staff will check it and tell you.");
   }

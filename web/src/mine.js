@@ -1,13 +1,10 @@
 // My reports, for a logged-in user: the claims they made and what became of them, then
 // everything they reported, in every state, a page at a time, each with its state, where it
-// is kept and the reports of the other kind that may be the same object; and the form to
-// change their password.
-import { api, itemTitle, itemsUrl } from "./api.js";
-import { showError } from "./announce.js";
+// is kept and the reports of the other kind that may be the same object.
+import { api, attempt, itemTitles, itemsUrl } from "./api.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
-import { PasswordForm } from "./password.js";
 
 const FIELDS = [...CARD_FIELDS, "storagePlace"].join(",");
 /** How many of a report's matches its card names (the item view lists them all). */
@@ -27,7 +24,6 @@ export class Mine {
     this.state = state;
     this.dialog = dialog;
     this.hint = document.getElementById("mine-login-hint");
-    this.password = new PasswordForm();
     this.pager = new Pager({
       list: document.getElementById("mine-list"),
       count: document.getElementById("mine-count"),
@@ -64,12 +60,8 @@ export class Mine {
     const user = this.state.user;
     this.hint.hidden = Boolean(user);
     document.getElementById("mine-results").hidden = !user;
-    // Someone else's reports never show, not even until the new list arrives; nor what they
-    // typed.
-    if (user?.id !== this.shownFor) {
-      this.pager.clear();
-      this.password.close();
-    }
+    // Someone else's reports never show, not even until the new list arrives.
+    if (user?.id !== this.shownFor) this.pager.clear();
     this.shownFor = user?.id;
     if (user) this.pager.start(itemsUrl({ createdBy: user.id, fields: FIELDS, limit: PAGE_SIZE }));
     this.showClaims();
@@ -79,19 +71,13 @@ export class Mine {
     const section = document.getElementById("my-claims");
     section.hidden = true;
     if (!this.state.user) return;
-    let claims;
-    try {
-      claims = await api("GET", "/api/claims");
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
-    const entries = await Promise.all(claims.map(async (claim) => {
-      const title = await itemTitle(claim.itemId);
-      return h("li", {},
-        h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title),
-        ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`);
-    }));
+    const claims = await attempt("GET", "/api/claims");
+    if (!claims) return;
+    const titles = await itemTitles(claims.map((c) => c.itemId));
+    const entries = claims.map((claim) =>
+      h("li", {},
+        h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, titles.get(claim.itemId)),
+        ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;
   }

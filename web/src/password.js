@@ -1,19 +1,22 @@
-// Changing one's own password, on My reports: the current one, then the new one. The service
-// ends every other session of the account and gives this one a new cookie.
-import { api } from "./api.js";
-import { showError, showNotice } from "./announce.js";
+// Changing one's own password: the current one, then the new one, in a form a button opens
+// (on My account). The service ends every other session of the account and gives this one a
+// new cookie.
+import { attempt } from "./api.js";
+import { showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
 import { reconnect } from "./socket.js";
 
 export class PasswordForm {
-  constructor() {
-    this.form = document.getElementById("password-form");
-    this.button = document.getElementById("password-toggle");
-    this.open = disclose(this.button, this.form, () => this.form.elements.current.focus());
-    this.form.addEventListener("submit", (event) => this.submit(event));
-    document.getElementById("password-cancel").addEventListener("click", () => {
+  /** `form` has the fields `current` and `password`, a submit button and a `data-cancel` one;
+   *  `button` opens and closes it. */
+  constructor(form, button) {
+    this.form = form;
+    this.button = button;
+    this.open = disclose(button, form, () => form.elements.current.focus());
+    form.addEventListener("submit", (event) => this.submit(event));
+    form.querySelector("[data-cancel]").addEventListener("click", () => {
       this.close();
-      this.button.focus();
+      button.focus();
     });
   }
 
@@ -26,12 +29,7 @@ export class PasswordForm {
   async submit(event) {
     event.preventDefault();
     const f = this.form.elements;
-    try {
-      await api("POST", "/api/me/password", { current: f.current.value, password: f.password.value });
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
+    if (!(await attempt("POST", "/api/me/password", { current: f.current.value, password: f.password.value }))) return;
     this.close();
     this.button.focus();
     // The live connection's handshake carried the old session: it must carry the new one.

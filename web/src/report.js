@@ -1,6 +1,7 @@
 // Report: lost or found, title, description, category, a photo scaled down in the browser, a
-// place picked on the map or from the device's location (or typed), and a radius.
-import { api } from "./api.js";
+// place picked on the map or from the device's location (or typed), and a radius. Visitors
+// see a panel that asks them to log in or create an account.
+import { attempt, showingErrors } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
 import { h } from "./dom.js";
@@ -25,8 +26,11 @@ export class Report {
 
   show() {
     const loggedIn = Boolean(this.state.user);
-    document.getElementById("report-login-hint").hidden = loggedIn;
-    this.form.querySelector("button[type=submit]").disabled = !loggedIn;
+    // Visitors are asked to log in or sign up instead.
+    document.getElementById("report-visitor").hidden = loggedIn;
+    document.getElementById("report-signup").hidden = !this.state.access.signup;
+    this.form.hidden = !loggedIn;
+    if (!loggedIn) return;
     if (!this.map) {
       this.map = createMap(document.getElementById("report-map"), this.state.config);
       this.map.on("click", (event) => this.setPlace(event.latlng.lat, event.latlng.lng));
@@ -76,17 +80,17 @@ export class Report {
       lng: Number.parseFloat(f.lng.value),
       radius: Number.parseFloat(f.radius.value) || 0,
     };
-    try {
-      const file = f.photo.files[0];
-      if (file) body.imgData = await scaledPhoto(file);
-      // Only what the notice needs back: without `fields` the answer carries the whole photo.
-      const item = await api("POST", "/api/items?fields=id,title", body);
-      this.form.reset();
-      this.drawPlace();
-      showNotice(`Thank you. “${item.title}” is reported and waits for review.`);
-    } catch (error) {
-      showError(error.message);
+    const file = f.photo.files[0];
+    if (file) {
+      body.imgData = await showingErrors(scaledPhoto(file));
+      if (!body.imgData) return;
     }
+    // Only what the notice needs back: without `fields` the answer carries the whole photo.
+    const item = await attempt("POST", "/api/items?fields=id,title", body);
+    if (!item) return;
+    this.form.reset();
+    this.drawPlace();
+    showNotice(`Thank you. “${item.title}” is reported and waits for review.`);
   }
 }
 

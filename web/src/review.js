@@ -1,8 +1,8 @@
 // Review, for administrators: claims to decide (accepting one hands the item over), and the
 // reports by state: approve or reject (only the move that changes something), record where
 // an item is kept, delete (after a confirmation), and read what was done to it (its history).
-import { api, itemTitle, itemsUrl } from "./api.js";
-import { showError, showNotice } from "./announce.js";
+import { attempt, itemTitles, itemsUrl } from "./api.js";
+import { showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { h, formatTime } from "./dom.js";
 import { historyToggle } from "./history.js";
@@ -35,16 +35,10 @@ export class Review {
   }
 
   async refreshClaims() {
-    let claims;
-    try {
-      claims = await api("GET", `/api/claims?status=${this.claimsStatus.value}`);
-    } catch (error) {
-      showError(error.message);
-      return;
-    }
-    // Each claim names its item by id: one read of each title.
-    const ids = [...new Set(claims.map((c) => c.itemId))];
-    const titles = new Map(await Promise.all(ids.map(async (id) => [id, await itemTitle(id)])));
+    const claims = await attempt("GET", `/api/claims?status=${this.claimsStatus.value}`);
+    if (!claims) return;
+    // Each claim names its item by id: their titles in one request.
+    const titles = await itemTitles(claims.map((c) => c.itemId));
     const cards = claims.map((claim) => this.claimCard(claim, titles.get(claim.itemId)));
     this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, "No claims here.")]));
   }
@@ -72,14 +66,10 @@ export class Review {
   }
 
   async decide(claim, status, title) {
-    try {
-      await api("PATCH", `/api/claims/${claim.id}`, { status });
-      showNotice(status === "accepted" ? `“${title}” is handed over to ${claim.claimant}.` : `The claim of ${claim.claimant} is rejected.`);
-      this.refreshClaims();
-      this.refresh();
-    } catch (error) {
-      showError(error.message);
-    }
+    if (!(await attempt("PATCH", `/api/claims/${claim.id}`, { status }))) return;
+    showNotice(status === "accepted" ? `“${title}” is handed over to ${claim.claimant}.` : `The claim of ${claim.claimant} is rejected.`);
+    this.refreshClaims();
+    this.refresh();
   }
 
   /** The queue from its first page, as it stands now. */
@@ -122,24 +112,16 @@ export class Review {
   }
 
   async update(item, patch, label) {
-    try {
-      // Only the id back: without `fields` the answer would carry the whole photo.
-      await api("PATCH", `/api/items/${item.id}?fields=id`, patch);
-      showNotice(`${label}: “${item.title}”.`);
-      this.refresh();
-    } catch (error) {
-      showError(error.message);
-    }
+    // Only the id back: without `fields` the answer would carry the whole photo.
+    if (!(await attempt("PATCH", `/api/items/${item.id}?fields=id`, patch))) return;
+    showNotice(`${label}: “${item.title}”.`);
+    this.refresh();
   }
 
   async remove(item) {
     if (!window.confirm(`Delete “${item.title}” and its messages? This cannot be undone.`)) return;
-    try {
-      await api("DELETE", `/api/items/${item.id}`);
-      showNotice(`Deleted “${item.title}”.`);
-      this.refresh();
-    } catch (error) {
-      showError(error.message);
-    }
+    if (!(await attempt("DELETE", `/api/items/${item.id}`))) return;
+    showNotice(`Deleted “${item.title}”.`);
+    this.refresh();
   }
 }

@@ -1,9 +1,10 @@
 // The one Socket.IO connection of the page (same origin, default transports: it starts on
-// long-polling and upgrades to WebSocket when it can).
+// long-polling and upgrades to WebSocket when it can). It asks for each message's `id` and
+// `user` (the account that sent it), and so hears of deleted messages (`message:deleted`).
 import { io } from "/vendor/socket.io-client/dist/socket.io.esm.min.js";
 import { showError } from "./announce.js";
 
-export const socket = io();
+export const socket = io({ auth: { fields: ["id", "user"] } });
 
 socket.on("error", ({ message }) => showError(message));
 

@@ -1,11 +1,12 @@
 // Accounts in the browser: staff create, change, disable and enable accounts, set new
-// passwords and unlock them; every user changes their own password; the review screen shows
-// an item's history. Each test makes the accounts it changes, so the demo ones stay as they are.
+// passwords and unlock them; every user changes their own password (on My account); the
+// review screen shows an item's history. Each test makes the accounts it changes, so the
+// demo ones stay as they are.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, unlabelledFields,
-  useService,
+  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, postJson, screenshot, signIn, tryLogin,
+  unlabelledFields, useService,
 } from "./harness.mjs";
 
 const service = useService();
@@ -15,16 +16,6 @@ const asAdmin = () => signIn(service.base, "admin", "admin-demo-pass");
 /** The card of the account named `name` on the Accounts screen. */
 function accountCard(page, name) {
   return page.locator("#account-list > li").filter({ has: page.getByRole("heading", { name, exact: true }) });
-}
-
-/** A login from outside the browser; resolves with the answer's status. */
-async function loginStatus(id, pw) {
-  const response = await fetch(`${service.base}/api/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ id, pw }),
-  });
-  return response.status;
 }
 
 /** Waits until the focused element's text is `text`. */
@@ -84,7 +75,8 @@ test("an administrator creates an account, the new user logs in, and staff chang
 
   // Carol, now staff, sees the staff screens.
   await user.reload();
-  await user.locator("#user-name", { hasText: "Carol Staff (staff)" }).waitFor();
+  await user.locator("#user-name", { hasText: /^Carol Staff$/ }).waitFor();
+  await user.getByRole("banner").locator(".state", { hasText: "Staff" }).waitFor();
   await user.getByRole("navigation").getByRole("link", { name: "Accounts" }).waitFor();
 
   // Administrators cannot demote, disable or reset themselves here: their card does not offer it.
@@ -124,7 +116,7 @@ test("disabling an account ends its sessions at once; enabling it lets its user 
   // Dave's open page: his session is gone, and he cannot log in again.
   await user.reload();
   await user.getByText("Log in to see the items you reported.").waitFor();
-  await user.locator("#login-form").waitFor();
+  await user.locator("#login-open").waitFor();
   assert.deepEqual(await user.evaluate(async () => (await fetch("/api/me")).json()), { user: null });
   await tryLogin(user, "dave", "dave-first-pass");
   await user.getByRole("alert").getByText("Account disabled").waitFor();
@@ -135,6 +127,22 @@ test("disabling an account ends its sessions at once; enabling it lets its user 
   await login(user, "dave", "dave-first-pass");
   await user.getByText("You have not reported anything yet.").waitFor();
   noPageErrors(page);
+  noPageErrors(user);
+});
+
+test("a session ended elsewhere: the next request answered 401 shows the page logged out", async () => {
+  const admin = await asAdmin();
+  await admin("POST", "/api/users", { id: "gwen", name: "Gwen Example", password: "gwen-first-pass" });
+  const user = await open("/", { allowedErrors: ["401 GET /api/claims"] });
+  await login(user, "gwen", "gwen-first-pass");
+  await user.locator("#user-name", { hasText: "Gwen Example" }).waitFor();
+  // Staff set a new password: every session of hers ends, this page's too.
+  await admin("POST", "/api/users/gwen/password", { password: "gwen-second-pass" });
+  await user.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await user.getByRole("alert").getByText("Login required").waitFor();
+  await user.locator("#login-open").waitFor();
+  await user.locator("#signed-in").waitFor({ state: "hidden" });
+  await user.getByText("Log in to see the items you reported.").waitFor();
   noPageErrors(user);
 });
 
@@ -152,7 +160,7 @@ test("an administrator sets a new password, and unlocks an account after failed 
   await form.getByRole("button", { name: "Set password" }).click();
   await page.getByText("“erin” has a new password and is logged out everywhere.").waitFor();
   assert.deepEqual(await elsewhere("GET", "/api/me"), { user: null }, "her sessions ended");
-  assert.equal(await loginStatus("erin", "erin-first-pass"), 401);
+  assert.equal(await loginStatus(service.base, "erin", "erin-first-pass"), 401);
   const user = await open("/");
   await login(user, "erin", "erin-second-pass");
   noPageErrors(user);
@@ -160,7 +168,7 @@ test("an administrator sets a new password, and unlocks an account after failed 
   // Five wrong passwords from this address: the next try from here is refused, the right
   // password too (from a browser that never logged in to her account, so without its
   // device cookie), until staff unlock the account.
-  for (let n = 0; n < 5; n++) assert.equal(await loginStatus("erin", "not-her-password"), 401);
+  for (let n = 0; n < 5; n++) assert.equal(await loginStatus(service.base, "erin", "not-her-password"), 401);
   const locked = await open("/", { allowedErrors: ["429 POST /api/login"] });
   await tryLogin(locked, "erin", "erin-second-pass");
   await locked.getByRole("alert").getByText("Too many failed login attempts").waitFor();
@@ -177,7 +185,7 @@ test("a user changes her own password: only with the current one, and the new on
   // The wrong current password is the point of the first try: its 403 is expected.
   const page = await open("/", { allowedErrors: ["403 POST /api/me/password"] });
   await login(page, "fay", "fay-first-pass");
-  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
   const toggle = page.getByRole("button", { name: "Change password" });
   assert.equal(await toggle.getAttribute("aria-expanded"), "false");
   await toggle.click();
@@ -199,11 +207,11 @@ test("a user changes her own password: only with the current one, and the new on
   await page.reload();
   await page.locator("#user-name", { hasText: "Fay Example" }).waitFor();
   assert.deepEqual(await elsewhere("GET", "/api/me"), { user: null });
-  assert.equal(await loginStatus("fay", "fay-first-pass"), 401);
+  assert.equal(await loginStatus(service.base, "fay", "fay-first-pass"), 401);
   const again = await open("/");
   await login(again, "fay", "fay-second-pass");
   // Opened again, the form is empty.
-  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
   await toggle.click();
   assert.equal(await form.getByLabel("Current password").inputValue(), "");
   noPageErrors(page);
@@ -230,6 +238,30 @@ test("the Accounts screen is for staff only, and shows nothing once they log out
   await hint.waitFor();
   assert.equal(await page.locator("#account-form").isVisible(), false);
   await count(list, 0);
+  noPageErrors(page);
+});
+
+test("with sign-up off and no mail, the way in is a staff-made account: nothing offers more", async () => {
+  const signup = { id: "zed", name: "Zed Outsider", email: "zed@uni.example", password: "zed-first-pass" };
+  assert.deepEqual(await postJson(service.base, "/api/signup", signup), { status: 403, json: { error: "Sign-up is closed" } });
+  const page = await open("/#/report");
+  const visitor = page.locator("#report-visitor");
+  await visitor.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await count(visitor.getByRole("link", { name: "Create account" }), 0);
+  const panel = await openLogin(page);
+  await panel.getByLabel("Password").waitFor();
+  for (const name of ["Forgot password?", "Create account"]) await count(panel.getByRole("link", { name }), 0);
+  await count(panel.getByRole("button", { name: /^Log in with/ }), 0);
+  await page.keyboard.press("Escape");
+
+  // Followed from an old link, the screens say why they offer nothing.
+  await page.goto(`${service.base}/#/signup`);
+  await page.getByText("Sign-up is closed here: staff make the accounts. Ask at the lost-and-found desk.").waitFor();
+  await count(page.locator("#signup-form:visible"), 0);
+  await screenshot(page, "signup-closed-desktop");
+  await page.goto(`${service.base}/#/forgot`);
+  await page.getByText("Passwords cannot be reset by email here. Ask staff to set a new one for you.").waitFor();
+  await count(page.locator("#forgot-form:visible"), 0);
   noPageErrors(page);
 });
 
@@ -290,10 +322,10 @@ test("accounts, the password form and the history panel fit a phone, every field
   await noHorizontalOverflow(page, "Accounts");
   await screenshot(page, "accounts-phone");
 
-  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
   await page.getByRole("button", { name: "Change password" }).click();
   await page.getByLabel("Current password").waitFor();
-  await noHorizontalOverflow(page, "My reports with the password form");
+  await noHorizontalOverflow(page, "My account with the password form");
 
   await page.getByRole("navigation").getByRole("link", { name: "Review" }).click();
   const first = page.locator("#review-list .review-card").first();

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, frameWhere, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, tryLogin, unlabelledFields,
+  count, frameWhere, login, noHorizontalOverflow, noPageErrors, say, screenshot, signIn, tryLogin, unlabelledFields,
   useService, valueIs,
 } from "./harness.mjs";
 
@@ -17,14 +17,6 @@ const TITLE = "Red water bottle";
 
 const service = useService();
 const open = (path, options) => service.open(path, options);
-
-/** Sends a message from `#chat-form` or `#thread-form`, typing a name only when one is given. */
-async function say(page, form, text, nick) {
-  const fields = page.locator(form);
-  if (nick !== undefined) await fields.getByLabel("Name").fill(nick);
-  await fields.getByLabel("Message").fill(text);
-  await fields.getByRole("button", { name: "Send" }).click();
-}
 
 /** What the page keeps in the browser's storage. */
 function storage(page) {
@@ -71,8 +63,9 @@ test("an administrator approves it, records where it is kept, and deletes anothe
 });
 
 /** The page's requests for lists of items, oldest first. */
+/** The lists a page asked for (not the titles of the items its claims name, by `ids`). */
 function listRequests(page) {
-  return page.requests.filter((url) => url.pathname === "/api/items");
+  return page.requests.filter((url) => url.pathname === "/api/items" && !url.searchParams.has("ids"));
 }
 
 test("anyone finds it by a search the service answers: the list and the map show only matches", async () => {
@@ -427,11 +420,18 @@ test("the global chat shows its history and live messages", async () => {
   const first = await open("/#/chat");
   await say(first, "#chat-form", "Has anyone seen a grey scarf?", "Ann");
   await first.locator("#chat-log li", { hasText: "grey scarf" }).waitFor();
+  await say(first, "#chat-form", "It has blue stripes.");
+  await first.locator("#chat-log li", { hasText: "blue stripes" }).waitFor();
 
   const second = await open("/#/chat");
-  await second.locator("#chat-log li", { hasText: "grey scarf" }).waitFor(); // history
+  await second.locator("#chat-log li", { hasText: "blue stripes" }).waitFor(); // history
   await say(second, "#chat-form", "Check the library desk.");
   await first.locator("#chat-log li", { hasText: "library desk" }).waitFor(); // live
+  // The history comes newest first; the log reads oldest first, live messages at its end.
+  await second.locator("#chat-log li", { hasText: "library desk" }).waitFor();
+  const texts = await second.locator("#chat-log li .text").allTextContents();
+  const at = (words) => texts.findIndex((text) => text.includes(words));
+  assert.ok(at("grey scarf") < at("blue stripes") && at("blue stripes") < at("library desk"), texts.join(" | "));
   await screenshot(first, "chat-desktop");
   noPageErrors(first);
   noPageErrors(second);
@@ -488,7 +488,8 @@ test("the place can come from the device's location, and logging out ends the se
 
   await page.getByRole("button", { name: "Log out" }).click();
   await page.getByText("You are logged out.").waitFor();
-  await page.getByRole("button", { name: "Send report", disabled: true }).waitFor();
+  await page.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await page.locator("#report-form").waitFor({ state: "hidden" });
   const me = await page.evaluate(async () => (await fetch("/api/me")).json());
   assert.deepEqual(me, { user: null });
   noPageErrors(page);
@@ -501,8 +502,8 @@ test("errors from the service are shown clearly", async () => {
   await page.getByRole("alert").getByText("Invalid password").waitFor();
 
   await page.goto(`${service.base}/#/report`);
-  await page.getByText("Log in to report an item.").waitFor();
-  await page.getByRole("button", { name: "Send report", disabled: true }).waitFor();
+  await page.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await count(page.getByRole("button", { name: "Send report" }), 0);
   noPageErrors(page);
 });
 

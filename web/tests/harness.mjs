@@ -6,10 +6,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { startSmtpSink } from "./smtp.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The binary `cargo build` made: scripts/test names it; otherwise where cargo puts it.
@@ -27,34 +29,46 @@ export const TIMEOUT = 10_000;
 /**
  * Starts `lostfound serve --demo` on a fresh database and a browser before the file's tests,
  * then runs `prepare(service)`, and stops both after them. The returned object gets `base`
- * (the service's URL) once started; `open` opens pages on it. (One `before` hook for it all:
- * Node 20 runs a file's top-level hooks at the same time, not one after the other.)
+ * (the service's URL, also its public URL: the links in its mails point there) and `port`
+ * before the service starts; `open` opens pages on it. With `mail`, the service sends its
+ * mail to an SMTP sink, `service.mail` (smtp.mjs). `env(service)` may add environment
+ * variables, once `base` is known. (One `before` hook for it all: Node 20 runs a file's
+ * top-level hooks at the same time, not one after the other.)
  */
-export function useService({ prepare } = {}) {
-  const service = { base: null, open: (path, options) => open(service, path, options) };
+export function useService({ prepare, env, mail = false } = {}) {
+  const service = { base: null, port: null, mail: null, open: (path, options) => open(service, path, options) };
   let server;
   let dataDir;
   before(async () => {
     assert.ok(existsSync(BINARY), `${BINARY} is missing: run cargo build first (or set LOSTFOUND_BIN)`);
     dataDir = mkdtempSync(join(tmpdir(), "lostfound-e2e-"));
     mkdirSync(SCREENSHOTS, { recursive: true });
+    service.port = await freePort();
+    service.base = `http://127.0.0.1:${service.port}`;
+    if (mail) service.mail = await startSmtpSink({ timeout: TIMEOUT });
+    const mailEnv = mail && {
+      LOSTFOUND_SMTP_URL: `smtp://127.0.0.1:${service.mail.port}`,
+      LOSTFOUND_MAIL_FROM: "Lost and found <lost@example.edu>",
+    };
     server = spawn(BINARY, ["serve", "--demo"], {
       env: {
         ...process.env,
         DATABASE_URL: `sqlite://${join(dataDir, "e2e.db")}`,
-        LOSTFOUND_BIND: "127.0.0.1:0",
+        LOSTFOUND_BIND: `127.0.0.1:${service.port}`,
+        LOSTFOUND_PUBLIC_URL: service.base,
         // Tiles from the server itself (they 404): the browser talks to nothing outside.
         LOSTFOUND_TILE_URL: "/tiles/{z}/{x}/{y}.png",
         RUST_LOG: "warn,lostfound=info",
+        ...mailEnv,
+        ...(await env?.(service)),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    service.base = await new Promise((resolve, reject) => {
+    await new Promise((resolve, reject) => {
       let log = "";
       server.stderr.on("data", (chunk) => {
         log += chunk;
-        const found = log.match(/listening on (http:\/\/[\d.:]+)/);
-        if (found) resolve(found[1]);
+        if (/listening on http:\/\//.test(log)) resolve();
       });
       server.once("exit", (code) => reject(new Error(`server exited (${code}): ${log}`)));
     });
@@ -64,9 +78,22 @@ export function useService({ prepare } = {}) {
   after(async () => {
     await service.browser?.close();
     server?.kill("SIGTERM");
+    await service.mail?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
   return service;
+}
+
+/** A port of 127.0.0.1 that is free now: the system picks it, and it is let go at once. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** The map tiles, which the server does not have: the only requests allowed to fail. */
@@ -165,17 +192,33 @@ export function frameWhere(log, from, matches, what) {
   });
 }
 
-/** Fills in and sends the header's login form (other forms have password fields too). */
+/** The login panel, opened from the header's Log in button unless it is open already. */
+export async function openLogin(page) {
+  const panel = page.getByRole("dialog", { name: "Log in" });
+  if (!(await panel.isVisible())) await page.locator("#login-open").click();
+  await panel.getByLabel("User id").waitFor();
+  return panel;
+}
+
+/** Fills in and sends the login panel's form. */
 export async function tryLogin(page, id, pw) {
-  const form = page.locator("#login-form");
+  const form = (await openLogin(page)).locator("#login-form");
   await form.getByLabel("User id").fill(id);
   await form.getByLabel("Password").fill(pw);
-  await form.getByRole("button", { name: "Log in" }).click();
+  await form.getByRole("button", { name: "Log in", exact: true }).click();
 }
 
 export async function login(page, id, pw) {
   await tryLogin(page, id, pw);
   await page.locator("#signed-in").waitFor();
+}
+
+/** Sends a message from `#chat-form` or `#thread-form`, typing a name only when one is given. */
+export async function say(page, form, text, nick) {
+  const fields = page.locator(form);
+  if (nick !== undefined) await fields.getByLabel("Name").fill(nick);
+  await fields.getByLabel("Message").fill(text);
+  await fields.getByRole("button", { name: "Send" }).click();
 }
 
 /** The page's form fields that have no label, by name or id. */
@@ -234,6 +277,22 @@ export async function screenshot(page, name) {
 
 export function noPageErrors(page) {
   assert.deepEqual(page.errors, [], `errors in the page: ${page.errors.join("\n")}`);
+}
+
+/** A POST of `body` as JSON from outside the browser, without a session; resolves with the
+ *  answer's status and JSON. */
+export async function postJson(base, path, body) {
+  const response = await fetch(base + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+/** A login from outside the browser; resolves with the answer's status. */
+export async function loginStatus(base, id, pw) {
+  return (await postJson(base, "/api/login", { id, pw })).status;
 }
 
 /** Logs in to the API from Node as `id`; resolves with a function that calls the API with

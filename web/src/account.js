@@ -1,0 +1,73 @@
+// My account (#/account), for a logged-in user: the email address notifications go to, and
+// one waiting for confirmation; changing it (a link goes to the new address, the old one
+// stays in use until it is opened) or removing it; and changing the password.
+import { attempt } from "./api.js";
+import { showNotice } from "./announce.js";
+import { h } from "./dom.js";
+import { PasswordForm } from "./password.js";
+
+export class Account {
+  constructor(state) {
+    this.state = state;
+    this.hint = document.getElementById("account-login-hint");
+    this.content = document.getElementById("account-content");
+    this.current = document.getElementById("email-current");
+    this.pending = document.getElementById("email-pending");
+    this.form = document.getElementById("email-form");
+    this.remove = document.getElementById("email-remove");
+    this.form.addEventListener("submit", (event) => this.change(event));
+    this.remove.addEventListener("click", () => this.removeAddress());
+    this.password = new PasswordForm(document.getElementById("password-form"), document.getElementById("password-toggle"));
+  }
+
+  show() {
+    const user = this.state.user;
+    this.hint.hidden = Boolean(user);
+    this.content.hidden = !user;
+    // Someone else's address never shows, nor what they typed.
+    if (user?.id !== this.shownFor) {
+      this.password.close();
+      this.form.reset();
+      this.render({ email: null, pending: null });
+    }
+    this.shownFor = user?.id;
+    if (user) this.load();
+  }
+
+  async load() {
+    const id = this.state.user.id;
+    const answer = await attempt("GET", "/api/me/email");
+    // Logged out (or in as someone else) while it was on its way: not for this person.
+    if (answer && this.state.user?.id === id) this.render(answer);
+  }
+
+  render({ email, pending }) {
+    this.current.replaceChildren(
+      ...(email
+        ? ["Notifications are emailed to ", h("strong", {}, email), "."]
+        : ["No email address: you see notifications in this app only."]),
+    );
+    this.pending.hidden = !pending;
+    this.pending.textContent = pending ? `Waiting for confirmation: ${pending} — open the link we sent there.` : "";
+    this.remove.hidden = !email && !pending;
+  }
+
+  async change(event) {
+    event.preventDefault();
+    const answer = await attempt("PATCH", "/api/me", { email: this.form.elements.email.value.trim() });
+    if (!answer) return;
+    this.form.reset();
+    this.render(answer);
+    showNotice(answer.pending ? `A link is on its way to ${answer.pending}.` : "Your email address is saved.");
+  }
+
+  async removeAddress() {
+    const question = "Remove your email address? Notifications are no longer emailed to you, and a forgotten password cannot be reset by email.";
+    if (!window.confirm(question)) return;
+    const answer = await attempt("PATCH", "/api/me", { email: null });
+    if (!answer) return;
+    this.render(answer);
+    this.form.elements.email.focus();
+    showNotice("Your email address is removed.");
+  }
+}
