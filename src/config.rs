@@ -281,6 +281,18 @@ pub struct AccountsConfig {
     /// not, set at each sign-on; unset, sign-on changes nobody's role.
     #[arg(long, env = "LOSTFOUND_OIDC_ADMIN_GROUP")]
     pub oidc_admin_group: Option<String>,
+
+    /// Seconds a session lasts without use (a week); shorter suits shared computers.
+    #[arg(long, env = "LOSTFOUND_SESSION_IDLE", default_value_t = 604_800,
+          value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub session_idle: u64,
+}
+
+impl AccountsConfig {
+    /// [`AccountsConfig::session_idle`] in milliseconds.
+    pub fn session_idle_ms(&self) -> i64 {
+        (self.session_idle * 1000) as i64
+    }
 }
 
 /// Who may sign up.

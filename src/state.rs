@@ -45,7 +45,11 @@ pub struct Shared {
 impl AppState {
     pub async fn new(config: Config, store: Store, redis: Option<RedisHealth>) -> anyhow::Result<Self> {
         Ok(Self(Arc::new(Shared {
-            sessions: Sessions::new(store.clone(), config.secure_cookies()),
+            sessions: Sessions::new(
+                store.clone(),
+                config.secure_cookies(),
+                config.accounts.session_idle_ms(),
+            ),
             throttle: LoginThrottle::new(store.clone(), config.secure_cookies()),
             origins: AllowedOrigins::from_config(&config),
             cpu: CpuWork::new(),

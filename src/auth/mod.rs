@@ -10,7 +10,7 @@ mod token;
 
 pub use accounts::{AccountError, add_user, set_password};
 pub use password::Passwords;
-pub use sessions::{IDLE_LIMIT_MS, SESSION_COOKIE, Session, Sessions};
+pub use sessions::{SESSION_COOKIE, Session, Sessions};
 pub use signup::{reset_password, sign_up, verify_email};
 pub use sso::{SingleSignOn, SsoError};
 pub use throttle::{Attempt, LoginThrottle, ThrottleDecision, unlock};

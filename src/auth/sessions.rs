@@ -13,9 +13,8 @@ use crate::{
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "sid";
-/// A session ends after this long without use.
-pub const IDLE_LIMIT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
-/// `last_seen_at` is written at most this often per session, not on every request.
+/// `last_seen_at` is written at most this often per session, not on every request (and at
+/// least four times within the idle limit, when that is shorter).
 const TOUCH_INTERVAL_MS: i64 = 60 * 1000;
 
 /// A live session.
@@ -34,11 +33,22 @@ pub struct Sessions {
     store: Store,
     /// Cookies carry `Secure` when the service is published over HTTPS.
     secure_cookies: bool,
+    /// A session ends after this long without use.
+    idle_limit_ms: i64,
 }
 
 impl Sessions {
-    pub fn new(store: Store, secure_cookies: bool) -> Self {
-        Self { store, secure_cookies }
+    pub fn new(store: Store, secure_cookies: bool, idle_limit_ms: i64) -> Self {
+        Self {
+            store,
+            secure_cookies,
+            idle_limit_ms,
+        }
+    }
+
+    /// How long a session lasts without use.
+    pub fn idle_limit_ms(&self) -> i64 {
+        self.idle_limit_ms
     }
 
     /// The live session behind the request's `sid` cookie, if any, marked used.
@@ -48,10 +58,10 @@ impl Sessions {
         };
         let hash = token_hash(&sid);
         let now = now_ms();
-        let Some((user, last_seen)) = self.store.session_user(&hash, now - IDLE_LIMIT_MS).await? else {
+        let Some((user, last_seen)) = self.store.session_user(&hash, now - self.idle_limit_ms).await? else {
             return Ok(None);
         };
-        let last_seen = if now - last_seen >= TOUCH_INTERVAL_MS {
+        let last_seen = if now - last_seen >= TOUCH_INTERVAL_MS.min(self.idle_limit_ms / 4) {
             self.store.touch_session(&hash, now).await?;
             now
         } else {
@@ -60,7 +70,7 @@ impl Sessions {
         Ok(Some(Session {
             user,
             key: hash,
-            expires_at: last_seen + IDLE_LIMIT_MS,
+            expires_at: last_seen + self.idle_limit_ms,
         }))
     }
 
@@ -86,12 +96,12 @@ impl Sessions {
     /// Deletes the sessions that have passed the idle limit.
     pub async fn purge(&self) -> Result<(), StoreError> {
         let now = now_ms();
-        self.store.delete_idle_sessions(now - IDLE_LIMIT_MS, now).await
+        self.store.delete_idle_sessions(now - self.idle_limit_ms, now).await
     }
 
     /// `HttpOnly; SameSite=Lax; Path=/`, `Secure` behind HTTPS. No `Max-Age`: the browser
     /// drops it when it closes (shared campus computers), and the server ends it after
-    /// [`IDLE_LIMIT_MS`] without use.
+    /// its idle limit without use.
     fn cookie(&self, value: &str, expired: bool) -> HeaderValue {
         let mut cookie = Cookie::build((SESSION_COOKIE, value))
             .http_only(true)

@@ -10,7 +10,7 @@ use std::{sync::Arc, time::Duration};
 use socketioxide::{SocketIo, adapter::Adapter};
 
 use super::connect::{Connection, SessionSockets, user_room};
-use crate::{auth::IDLE_LIMIT_MS, causes::describe, state::AppState, time::now_ms};
+use crate::{causes::describe, state::AppState, time::now_ms};
 
 /// How often the ended sessions are read.
 const FOLLOW_EVERY: Duration = Duration::from_secs(1);
@@ -41,9 +41,10 @@ async fn follow_once<A: Adapter>(
 ) -> Result<(), crate::store::StoreError> {
     let now = now_ms();
     let mut ended = state.store.sessions_ended_since(now - LOOK_BACK_MS).await?;
+    let idle_limit_ms = state.sessions.idle_limit_ms();
     for key in sockets.expiring(now) {
-        match state.store.session_user(&key, now - IDLE_LIMIT_MS).await? {
-            Some((_, last_seen)) => sockets.extend(&key, last_seen + IDLE_LIMIT_MS),
+        match state.store.session_user(&key, now - idle_limit_ms).await? {
+            Some((_, last_seen)) => sockets.extend(&key, last_seen + idle_limit_ms),
             None => ended.push(key),
         }
     }

@@ -418,3 +418,30 @@ async fn sessions_ended_by_the_command_line_or_a_logout_end_their_sockets_identi
     user_command(&["remove", "bob"], None).await;
     anonymous_soon(&other, "bob's socket after user remove").await;
 }
+
+/// A session that expires (here after 2 s without use) ends its sockets' identity too,
+/// within 5 s of expiring, though nothing ended it.
+#[tokio::test]
+async fn a_session_that_expires_ends_its_sockets_identity() {
+    let app = TestApp::start_with(TestDb::new().await, |config| config.accounts.session_idle = 2).await;
+    app.add_user("alice", false).await;
+    let cookie = session_cookie(&app, "alice").await;
+    let socket = Sio::connect_asking_ids(&app.url("/"), Transport::Websocket, &[("Cookie", &cookie)]).await;
+    assert_eq!(socket.speaks_for().await["id"], "alice");
+    // One message every 300 ms stays under the message rate of a connection.
+    let every = Duration::from_millis(300);
+    let took = eventually_every(
+        "alice's socket is anonymous",
+        Duration::from_secs(7),
+        every,
+        async || socket.speaks_for().await.is_null(),
+    )
+    .await;
+    eprintln!("a session idle for 2 s: its socket anonymous {took:?} after the connection");
+    let sid = cookie.trim_start_matches("sid=");
+    assert_eq!(
+        app.user_for_sid(sid).await,
+        Value::Null,
+        "the session is over for HTTP too"
+    );
+}

@@ -47,11 +47,22 @@ pub fn require_postgres() {
 
 /// Retries `attempt` every 100 ms until it returns true (the condition it checks holds), for
 /// at most `within`; returns how long that took.
-pub async fn eventually(what: &str, within: Duration, mut attempt: impl AsyncFnMut() -> bool) -> Duration {
+pub async fn eventually(what: &str, within: Duration, attempt: impl AsyncFnMut() -> bool) -> Duration {
+    eventually_every(what, within, Duration::from_millis(100), attempt).await
+}
+
+/// [`eventually`], retrying every `every` (slower, for attempts that send chat messages and
+/// must stay under the service's message rate).
+pub async fn eventually_every(
+    what: &str,
+    within: Duration,
+    every: Duration,
+    mut attempt: impl AsyncFnMut() -> bool,
+) -> Duration {
     let start = std::time::Instant::now();
     while !attempt().await {
         assert!(start.elapsed() < within, "{what}: not within {within:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(every).await;
     }
     start.elapsed()
 }
