@@ -6,7 +6,7 @@
 use std::{net::SocketAddr, sync::OnceLock, time::Duration};
 
 use anyhow::Context;
-use axum::{Router, extract::State, routing::get};
+use axum::{Router, extract::State, http::Method, routing::get};
 use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
@@ -43,13 +43,34 @@ pub fn message_sent(room: &'static str) {
     counter!("lostfound_messages_total", "room" => room).increment(1);
 }
 
-/// An HTTP request was answered. `route` is the route's pattern (`/api/items/{id}`), so
-/// the number of series stays bounded whatever paths clients send.
-pub fn http_request(route: String, method: String, status: u16, took: Duration) {
-    counter!("lostfound_http_requests_total", "route" => route.clone(), "method" => method.clone(), "status" => status.to_string())
+/// An HTTP request was answered. `route` is the route's pattern (`/api/items/{id}`) and an
+/// unknown method is `other`, so the number of series stays bounded whatever clients send.
+pub fn http_request(route: String, method: &Method, status: u16, took: Duration) {
+    let method = method_label(method);
+    counter!("lostfound_http_requests_total", "route" => route.clone(), "method" => method, "status" => status.to_string())
         .increment(1);
     histogram!("lostfound_http_request_duration_seconds", "route" => route, "method" => method)
         .record(took.as_secs_f64());
+}
+
+/// The methods HTTP defines keep their names; any other (a client may send any token) is
+/// `other`.
+fn method_label(method: &Method) -> &'static str {
+    static KNOWN: [Method; 9] = [
+        Method::GET,
+        Method::HEAD,
+        Method::POST,
+        Method::PUT,
+        Method::PATCH,
+        Method::DELETE,
+        Method::OPTIONS,
+        Method::CONNECT,
+        Method::TRACE,
+    ];
+    KNOWN
+        .iter()
+        .find(|known| *known == method)
+        .map_or("other", Method::as_str)
 }
 
 /// The process's one recorder: installed by the first server that serves metrics.

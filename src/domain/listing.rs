@@ -6,6 +6,9 @@ use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use super::{ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words};
 
+/// Words a search may have.
+pub const MAX_WORDS: usize = 16;
+
 /// Largest page.
 pub const MAX_LIMIT: u32 = 200;
 /// Largest `within`, in meters.
@@ -114,7 +117,7 @@ impl ListRequest {
                 kind: given("kind").map(str::parse).transpose()?,
                 cat: given("cat").map(str::to_lowercase),
                 uncategorized_too: false,
-                words: given("q").map(|q| folded_words(q).collect()).unwrap_or_default(),
+                words: given("q").map(parse_words).transpose()?.unwrap_or_default(),
                 near: near.map(|(lat, lng)| Near {
                     lat,
                     lng,
@@ -138,6 +141,16 @@ impl ListRequest {
 }
 
 /// `ids=3,17,42`: 1 to [`MAX_IDS`] item ids.
+/// The words of a search: at most [`MAX_WORDS`] (each costs a pass over the items; more
+/// are refused before any is folded past the limit).
+fn parse_words(q: &str) -> Result<Vec<String>, ValidationError> {
+    let words: Vec<String> = folded_words(q).take(MAX_WORDS + 1).collect();
+    if words.len() > MAX_WORDS {
+        return Err(ValidationError::new("q", "Invalid q"));
+    }
+    Ok(words)
+}
+
 fn parse_ids(value: &str) -> Result<Vec<ItemId>, ValidationError> {
     let ids: Option<Vec<ItemId>> = value.split(',').map(|id| ItemId::parse(id.trim()).ok()).collect();
     ids.filter(|ids| ids.len() <= MAX_IDS)
@@ -223,6 +236,7 @@ mod tests {
     fn bad_values_have_their_own_texts() {
         for (query, text) in [
             (&[("limit", "0")][..], "Invalid limit"),
+            (&[("q", "a b c d e f g h i j k l m n o p q")], "Invalid q"),
             (&[("limit", "201")], "Invalid limit"),
             (&[("limit", "ten")], "Invalid limit"),
             (&[("limit", "-1")], "Invalid limit"),

@@ -24,7 +24,9 @@ pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, parse_limit};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
-pub use notification::{Notice, NoticeKind, Notification, NotificationIds, NotificationPage};
+pub use notification::{
+    MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
+};
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
 pub use sso::{SsoClaims, SsoIdentity};
@@ -75,7 +77,7 @@ pub(crate) fn trim_blank(text: &str) -> &str {
 
 /// Characters that show nothing and take no room: zero-width spaces and joiners, direction
 /// marks, word joiners and invisible operators, the BOM, variation selectors, Hangul fillers,
-/// tags.
+/// the blank Braille pattern, tags.
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
@@ -88,6 +90,7 @@ fn is_invisible(c: char) -> bool {
             | '\u{200B}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
             | '\u{3164}'
             | '\u{FE00}'..='\u{FE0F}'
             | '\u{FEFF}'
@@ -104,7 +107,15 @@ mod tests {
 
     #[test]
     fn invisible_text_is_blank() {
-        for blank in ["\u{200B}\u{200B}", " \u{FEFF} ", "\u{2060}\u{200D}\t", "\u{3164}"] {
+        for blank in [
+            "\u{200B}\u{200B}",
+            " \u{FEFF} ",
+            "\u{2060}\u{200D}\t",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{115F}\u{1160}",
+            "\u{FFA0}",
+        ] {
             assert_eq!(bounded_text("title", blank, 10).unwrap(), None, "{blank:?}");
         }
         assert_eq!(

@@ -7,7 +7,7 @@ use super::{ItemId, ItemStatus, ValidationError, parse_limit};
 /// Notifications a page holds when the request does not say.
 const DEFAULT_PAGE: u32 = 50;
 /// Notifications marked read by one request at most.
-const MAX_IDS: usize = 1_000;
+pub const MAX_IDS: usize = 200;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoticeKind {
@@ -201,7 +201,7 @@ mod tests {
         let object = |v: Value| v.as_object().unwrap().clone();
         let ids = NotificationIds::parse(&object(json!({ "ids": [3, 1] }))).unwrap();
         assert_eq!(ids.as_slice(), [3, 1]);
-        let too_many: Vec<i64> = (1..=1_001).collect();
+        let too_many: Vec<i64> = (1..=201).collect();
         for bad in [
             json!({}),
             json!({ "ids": [0] }),

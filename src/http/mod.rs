@@ -74,12 +74,12 @@ pub fn router(state: AppState) -> Router {
 
 /// Counts and times a request under its route's pattern.
 async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -> axum::response::Response {
-    let method = request.method().to_string();
+    let method = request.method().clone();
     let started = std::time::Instant::now();
     let response = next.run(request).await;
     crate::metrics::http_request(
         route.as_str().to_owned(),
-        method,
+        &method,
         response.status().as_u16(),
         started.elapsed(),
     );

@@ -72,6 +72,6 @@ async fn mark_read(
     body: JsonObject,
 ) -> Result<Json<OkJson>> {
     let ids = NotificationIds::parse(&body.fields)?;
-    state.store.mark_read(&session.user.id, ids.as_slice()).await?;
+    state.store.mark_read(&session.user.id, &ids).await?;
     Ok(Json(OkJson::DONE))
 }

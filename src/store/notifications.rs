@@ -1,6 +1,8 @@
 //! Notifications: written in the transaction of the change that causes them, listed per
 //! user, marked read; once committed, handed to whoever listens for live delivery.
 
+use std::sync::LazyLock;
+
 use tokio::sync::broadcast;
 
 use super::{
@@ -8,7 +10,7 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{Item, Notice, Notification, matching};
+use crate::domain::{Item, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds, matching};
 
 macro_rules! notification_columns {
     () => {
@@ -22,13 +24,22 @@ const NOTIFY_USER: &str = concat!(
 );
 const NOTIFY_ADMINS: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at) \
-     SELECT id, $1, $2, $3, $4 FROM users WHERE is_admin RETURNING ",
+     SELECT id, $1, $2, $3, $4 FROM users WHERE is_admin AND NOT disabled RETURNING ",
     notification_columns!()
 );
 /// Queues notification `$1` to be emailed at `$2`, if its user has an address.
+/// Marks up to [`MAX_IDS`] notifications of a user read in one statement, prepared once:
+/// `id IN ($2, …, $201)`.
+static MARK_READ: LazyLock<String> = LazyLock::new(|| {
+    let places: Vec<String> = (2..=MAX_IDS + 1).map(|n| format!("${n}")).collect();
+    format!(
+        "UPDATE notifications SET read = TRUE WHERE user_id = $1 AND id IN ({})",
+        places.join(", ")
+    )
+});
 const QUEUE_MAIL: &str = "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
      SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
-     WHERE n.id = $1 AND u.email IS NOT NULL";
+     WHERE n.id = $1 AND u.email IS NOT NULL AND NOT u.disabled";
 const LIST: &str = concat!(
     "SELECT ",
     notification_columns!(),
@@ -146,17 +157,16 @@ impl Store {
     }
 
     /// Marks those of `ids` that are `user`'s as read.
-    pub async fn mark_read(&self, user: &str, ids: &[i64]) -> Result<(), StoreError> {
-        with_pool!(self, write, |pool| {
-            for id in ids {
-                sqlx::query("UPDATE notifications SET read = TRUE WHERE id = $1 AND user_id = $2")
-                    .bind(id)
-                    .bind(user)
-                    .execute(&mut *pool)
-                    .await?;
-            }
-            Ok(())
-        })
+    pub async fn mark_read(&self, user: &str, ids: &NotificationIds) -> Result<(), StoreError> {
+        if ids.as_slice().is_empty() {
+            return Ok(());
+        }
+        let mut args: Vec<Arg> = Vec::with_capacity(MAX_IDS + 1);
+        args.push(user.into());
+        // Places not used hold 0, which no notification has.
+        let given = ids.as_slice().iter().copied();
+        args.extend(given.chain(std::iter::repeat(0)).take(MAX_IDS).map(Arg::from));
+        self.write(&MARK_READ, &args).await.map(drop)
     }
 
     /// Tells the reporters of the items `item` may match that it was approved.

@@ -214,6 +214,9 @@ async fn a_missing_or_blank_title_or_position_is_required_fields_missing() {
         json!({ "title": "", "lat": 1, "lng": 2 }),
         json!({ "title": "   ", "lat": 1, "lng": 2 }),
         json!({ "title": "\t\n ", "lat": 1, "lng": 2 }),
+        // Characters that render as nothing (the blank Braille pattern, Hangul fillers).
+        json!({ "title": "\u{2800}\u{2800}", "lat": 1, "lng": 2 }),
+        json!({ "title": "\u{3164} \u{FFA0}", "lat": 1, "lng": 2 }),
         json!({ "title": null, "lat": 1, "lng": 2 }),
         json!({ "title": "Umbrella", "lng": 2 }),
         json!({ "title": "Umbrella", "lat": 1 }),

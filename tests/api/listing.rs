@@ -407,3 +407,45 @@ async fn pages_are_read_through_the_indexes() {
     let search_index = if postgres { "items_search" } else { "items_fts" };
     assert!(plan.contains(search_index), "search without its index:\n{plan}");
 }
+
+/// A search has at most 16 words: 16 find what they should, 17 (or 12,000) are refused at
+/// once with `Invalid q`, on every listing that takes `q`.
+#[tokio::test]
+async fn a_search_of_more_than_sixteen_words_is_refused() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let item = alice.create_item(item_body("Wallet brown leather")).await;
+    // Short words, so that 12,000 of them still make a valid URI.
+    let words = |n: usize| {
+        (0..n)
+            .map(|i| {
+                if i == 0 {
+                    "wallet".to_owned()
+                } else {
+                    format!("w{}", i % 10)
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    // Every word must match: 16 words, one of them the title's, find nothing else; just the
+    // title's word finds the wallet.
+    assert_eq!(listed(&alice, "q=wallet").await, [item["id"].as_i64().unwrap()]);
+    let (status, _) = alice.get(&format!("/api/items?q={}", words(16).join("+"))).await;
+    assert_eq!(status, StatusCode::OK);
+    let admin = app.logged_in("office", true).await;
+    for n in [17, 12_000] {
+        let q = words(n).join("+");
+        assert_error(
+            &alice.get(&format!("/api/items?q={q}")).await,
+            StatusCode::BAD_REQUEST,
+            "Invalid q",
+        );
+        let (status, _, body) = admin
+            .send_raw(admin.request(Method::GET, &format!("/api/items.csv?q={q}")))
+            .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (StatusCode::BAD_REQUEST, r#"{"error":"Invalid q"}"#)
+        );
+    }
+}

@@ -203,3 +203,47 @@ async fn two_nodes_share_the_outbox_and_send_each_message_once() {
     assert!(sent.iter().all(|n| *n > 0), "both nodes sent: {sent:?}");
     assert_eq!(sent.iter().sum::<u64>(), USERS as u64);
 }
+
+/// A disabled account gets no mail: a disabled administrator is not told of claims, not
+/// even by mail queued before it was disabled; the others are.
+#[tokio::test]
+async fn a_disabled_administrator_gets_no_mail() {
+    let sink = SmtpSink::start(Mode::Hold).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let office = app.logged_in("office", true).await;
+    app.add_user("gone", true).await;
+    for (id, address) in [("office", "office@uni.example"), ("gone", "gone@uni.example")] {
+        assert!(app.store.set_email(id, Some(address)).await.unwrap());
+    }
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let claim_on = async |title: &str| {
+        let item = finder
+            .create_item(json!({ "title": title, "kind": "found", "lat": 51.5, "lng": -0.12 }))
+            .await;
+        approve(&office, &item).await;
+        let (status, claim) = owner
+            .post(
+                &format!("{}/claims", item_path(&item)),
+                json!({ "message": "It is mine" }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{claim}");
+    };
+    // A claim told to both administrators, queued while the SMTP server holds it back; then
+    // one of them is disabled before it is sent.
+    claim_on("Grey backpack").await;
+    assert_eq!(app.db.count("mail_outbox").await, 2);
+    let (status, _) = office.patch("/api/users/gone", json!({ "disabled": true })).await;
+    assert_eq!(status, StatusCode::OK);
+    claim_on("Black umbrella").await;
+    sink.set_mode(Mode::Up);
+    wait_for_empty_outbox(&app).await;
+    let (to, _) = tally(&sink.messages());
+    assert!(to.keys().all(|to| !to.contains("gone@uni.example")), "{to:?}");
+    assert_eq!(
+        to.values().sum::<usize>(),
+        2,
+        "one mail to office for each claim: {to:?}"
+    );
+}

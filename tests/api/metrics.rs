@@ -139,3 +139,51 @@ async fn metrics_count_requests_connections_messages_and_refusals() {
     socket.disconnect().await;
     server.signal("-TERM").await;
 }
+
+/// Whatever methods and paths clients send, every label has a bounded set of values: after
+/// 10,000 requests with random methods and paths, `/metrics` stays under 1 MB.
+#[tokio::test]
+async fn random_methods_and_paths_leave_the_metrics_small() {
+    use futures_util::StreamExt;
+    use rand::{Rng, distr::Alphanumeric};
+
+    let db = TestDb::new().await;
+    let server = Server::start_with(db.url(), &[("LOSTFOUND_METRICS_BIND", "127.0.0.1:0")], &[]).await;
+    let metrics = server
+        .wait_for(&server.stderr, |log| {
+            let at = log.find("metrics on http://")? + "metrics on ".len();
+            log[at..].split_whitespace().next().map(str::to_owned)
+        })
+        .await;
+    let http = reqwest::Client::new();
+    let random = |len: usize| -> String {
+        rand::rng()
+            .sample_iter(&Alphanumeric)
+            .take(len)
+            .map(char::from)
+            .collect()
+    };
+    let requests = futures_util::stream::iter(0..10_000).map(|n| {
+        let method = reqwest::Method::from_bytes(random(1 + n % 40).to_uppercase().as_bytes()).unwrap();
+        let path = match n % 3 {
+            0 => format!("/api/{}", random(1 + n % 60)),
+            1 => format!("/api/items/{}", random(8)),
+            _ => format!("/{}/{}", random(12), random(30)),
+        };
+        let request = http.request(method, format!("{}{path}", server.url));
+        async move { request.send().await.map(|r| r.status()) }
+    });
+    let answered = requests
+        .buffer_unordered(16)
+        .filter(|status| std::future::ready(status.is_ok()))
+        .count()
+        .await;
+    assert_eq!(answered, 10_000, "every request answered");
+    let text = scrape(&metrics).await;
+    println!("/metrics after 10,000 random requests: {} bytes", text.len());
+    assert!(text.len() < 1 << 20, "/metrics grew to {} bytes", text.len());
+    assert!(
+        text.contains("method=\"other\""),
+        "unknown methods are counted as other"
+    );
+}

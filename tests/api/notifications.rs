@@ -73,6 +73,7 @@ async fn a_reporter_is_told_of_review_and_storage_and_marks_it_read() {
         json!({ "ids": "1" }),
         json!({ "ids": [0] }),
         json!({ "ids": ["1"] }),
+        json!({ "ids": (1..=201).collect::<Vec<i64>>() }),
     ] {
         assert_error(
             &alice.post("/api/notifications/read", bad).await,
@@ -80,6 +81,14 @@ async fn a_reporter_is_told_of_review_and_storage_and_marks_it_read() {
             "Invalid ids",
         );
     }
+    // 200 at most, in one statement: the last of them counts like the first.
+    let mut ids: Vec<i64> = (1_000_000..1_000_199).collect();
+    ids.push(told[0]["id"].as_i64().unwrap());
+    assert_eq!(
+        alice.post("/api/notifications/read", json!({ "ids": ids })).await,
+        (StatusCode::OK, json!({ "ok": true }))
+    );
+    assert!(notifications(&alice).await.iter().all(|n| n["read"] == true));
 }
 
 /// The race this guards against exists on PostgreSQL only, where concurrent PATCHes run side
