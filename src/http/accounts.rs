@@ -11,13 +11,13 @@ use axum::{
 
 use super::{
     current_user::{Admin, SignedIn},
-    extract::JsonObject,
+    extract::{ClientAddr, JsonObject},
     schemas,
     session::with_cookies,
     views::{AccountJson, OkJson},
 };
 use crate::{
-    auth::{AccountError, add_user, set_password, unlock},
+    auth::{AccountError, ThrottleDecision, add_user, set_password, unlock},
     domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset},
     error::{AppError, Result},
     state::AppState,
@@ -158,14 +158,22 @@ async fn unlock_account(State(state): State<AppState>, _: Admin, Path(uid): Path
         (status = 401, response = schemas::LoginRequired),
         (status = 403, description = "Wrong password (or a cross-site request)", body = schemas::ErrorBody),
         (status = 413, response = schemas::TooLarge),
+        (status = 429, description = "Too many failed login attempts; see `Retry-After`", body = schemas::ErrorBody),
     ))]
 async fn change_own_password(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     body: JsonObject,
 ) -> Result<Response> {
     let change = PasswordChange::parse(&body.fields)?;
+    // Guessing the current password with a stolen session is guessing a login: the same
+    // counts and limits.
+    let attempt = match state.throttle.admit(&session.user.id, addr, &headers).await? {
+        ThrottleDecision::Allowed(attempt) => attempt,
+        ThrottleDecision::Refused { retry_after_secs } => return Err(AppError::failed_logins(retry_after_secs)),
+    };
     let stored = state
         .store
         .login_record(&session.user.id)
@@ -174,7 +182,8 @@ async fn change_own_password(
     if !state.passwords.verify(change.current().to_owned(), stored).await? {
         return Err(AppError::NotAllowed("Wrong password"));
     }
+    let device = state.throttle.succeeded(&attempt, &session.user.id).await?;
     set_password(&state.store, &state.passwords, &session.user.id, change.new_password()).await?;
     let cookie = state.sessions.start(&session.user.id, &headers).await?;
-    Ok(with_cookies(Json(OkJson::DONE), [cookie]))
+    Ok(with_cookies(Json(OkJson::DONE), std::iter::once(cookie).chain(device)))
 }

@@ -117,6 +117,11 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
     );
 }
 
+/// Whether event `name` sends a message (what the budget of an address or account counts).
+fn is_message(name: &str) -> bool {
+    matches!(name, "chat:send" | "thread:send")
+}
+
 /// Wraps a handler with the flood checks and the answer to the sender.
 fn on<A, H, F>(socket: &SocketRef<A>, name: &'static str, handler: H)
 where
@@ -137,14 +142,18 @@ where
             let Some(connection) = socket.extensions.get::<Connection>() else {
                 return;
             };
+            // Every event counts on its connection; only messages, which are stored and sent
+            // to everyone, count on the address (or account) too: people sharing an address
+            // join and leave rooms without using up each other's budget.
             let flooding = connection
                 .limiter
                 .as_ref()
                 .is_some_and(|limiter| limiter.check().is_err())
-                || limits
-                    .per_client
-                    .as_ref()
-                    .is_some_and(|per_client| per_client.check_key(&connection.client).is_err());
+                || (is_message(name)
+                    && limits
+                        .per_client
+                        .as_ref()
+                        .is_some_and(|per_client| per_client.check_key(&connection.client).is_err()));
             let outcome = if flooding {
                 crate::metrics::refused("messages");
                 Err(EventError::Flooding)

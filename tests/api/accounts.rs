@@ -445,3 +445,47 @@ async fn a_session_that_expires_ends_its_sockets_identity() {
         "the session is over for HTTP too"
     );
 }
+
+/// A stolen session cannot guess the account's password through `POST /api/me/password`:
+/// wrong current passwords count as failed logins, from that address.
+#[tokio::test]
+async fn guessing_the_current_password_is_throttled_like_a_login() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let change = |current: &str| json!({ "current": current, "password": "alice-new-pass" });
+    for n in 0..5 {
+        assert_error(
+            &alice.post("/api/me/password", change(&format!("guess-{n}"))).await,
+            StatusCode::FORBIDDEN,
+            "Wrong password",
+        );
+    }
+    for current in ["guess-5", &password_of("alice")] {
+        let refused = alice
+            .send(
+                alice
+                    .request(reqwest::Method::POST, "/api/me/password")
+                    .json(&change(current)),
+            )
+            .await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.body);
+        assert_eq!(
+            refused.body,
+            json!({ "error": "Too many failed login attempts, try again later" })
+        );
+        assert!(refused.headers.contains_key("retry-after"));
+    }
+    // From another address the account is open, with its password unchanged.
+    let elsewhere = TestClient {
+        http: reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, 9]))
+            .build()
+            .unwrap(),
+        base: app.url(""),
+    };
+    assert_eq!(
+        elsewhere.login("alice", &password_of("alice")).await.0,
+        StatusCode::OK,
+        "unchanged"
+    );
+}

@@ -442,3 +442,39 @@ async fn oversized_packets_close_only_that_connection() {
         json!({ "ok": true })
     );
 }
+
+/// People behind one address (a campus's NAT) share its message budget, but joining and
+/// leaving rooms does not use it: 40 sockets from one address all join the chat at once, and
+/// one of them flooding `thread:leave` refuses none of the others' messages.
+#[tokio::test]
+async fn joins_and_leaves_do_not_use_up_the_budget_of_an_address() {
+    let app = spawn_app().await;
+    let people = futures_util::future::join_all((0..40).map(|_| Sio::connect(&app, Transport::Websocket))).await;
+    let joined = futures_util::future::join_all(
+        people
+            .iter()
+            .enumerate()
+            .map(|(n, socket)| socket.call("chat:join", json!({ "nick": format!("p{n}") }))),
+    )
+    .await;
+    assert!(joined.iter().all(|ack| *ack == json!({ "ok": true })), "{joined:?}");
+    for socket in &people {
+        socket.next("chat:history").await;
+    }
+
+    let attacker = Sio::connect(&app, Transport::Websocket).await;
+    for _ in 0..300 {
+        attacker.emit("thread:leave", json!({ "itemId": 1 })).await;
+    }
+    // The attacker's own connection is slowed down; the others are not.
+    let refused = attacker.call("thread:leave", json!({ "itemId": 1 })).await;
+    assert_eq!(refused, json!({ "ok": false, "error": "Too many messages, slow down" }));
+    let sent = futures_util::future::join_all(people.iter().take(20).enumerate().map(|(n, socket)| {
+        socket.call(
+            "chat:send",
+            json!({ "nick": format!("p{n}"), "text": format!("hello {n}") }),
+        )
+    }))
+    .await;
+    assert!(sent.iter().all(|ack| *ack == json!({ "ok": true })), "{sent:?}");
+}
