@@ -204,6 +204,17 @@ pub struct LimitsConfig {
     #[arg(long, env = "LOSTFOUND_ADDRESS_MESSAGE_RATE", default_value_t = 10)]
     pub address_message_rate: u32,
 
+    /// Networks shared by many people, comma-separated (`10.8.0.0/16,192.0.2.7`): a campus
+    /// behind a few NAT addresses. Every limit counted per address allows
+    /// LOSTFOUND_SHARED_NETWORK_FACTOR times as much from them.
+    #[arg(long, env = "LOSTFOUND_SHARED_NETWORKS", value_delimiter = ',', value_parser = crate::net::parse_network)]
+    pub shared_networks: Vec<ipnet::IpNet>,
+
+    /// How many times the per-address limits a shared network gets.
+    #[arg(long, env = "LOSTFOUND_SHARED_NETWORK_FACTOR", default_value_t = 50,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub shared_network_factor: u32,
+
     /// Bytes of real-time events a client may leave unread before it is disconnected.
     #[arg(long, env = "LOSTFOUND_MAX_UNSENT_BYTES", default_value_t = 1 << 20)]
     pub max_unsent_bytes: u64,
@@ -341,6 +352,11 @@ impl SignupPolicy {
 }
 
 impl LimitsConfig {
+    /// The shared networks and their factor.
+    pub fn shared(&self) -> crate::net::SharedNetworks {
+        crate::net::SharedNetworks::new(self.shared_networks.clone(), self.shared_network_factor)
+    }
+
     /// Seconds as a duration; 0 is no limit.
     pub fn seconds(value: u64) -> Option<std::time::Duration> {
         (value > 0).then(|| std::time::Duration::from_secs(value))

@@ -191,6 +191,7 @@ fn limits(config: &Config, open_files: Option<u64>) -> server::Limits {
         max_connections,
         max_connections_per_address: limits.max_connections_per_address,
         trust_proxy: config.trust_proxy,
+        shared_networks: limits.shared(),
     }
 }
 

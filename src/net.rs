@@ -7,6 +7,7 @@ use std::{
 };
 
 use axum::http::HeaderMap;
+use ipnet::IpNet;
 
 /// The address of the client behind a request: the peer, or with `trust_proxy` the address the
 /// proxy appended last to `X-Forwarded-For` (earlier entries are whatever the client sent).
@@ -52,11 +53,78 @@ impl fmt::Display for AddressKey {
     }
 }
 
+/// Networks known to be shared by many people (a campus behind a few NAT addresses): each
+/// limit counted per address allows `factor` times as much from them.
+#[derive(Debug, Clone, Default)]
+pub struct SharedNetworks {
+    networks: Vec<IpNet>,
+    factor: u32,
+}
+
+impl SharedNetworks {
+    pub fn new(networks: Vec<IpNet>, factor: u32) -> Self {
+        Self { networks, factor }
+    }
+
+    pub fn factor(&self) -> u32 {
+        self.factor
+    }
+
+    /// `limit` for `addr`: multiplied when it is in a shared network.
+    pub fn scaled<T: From<u32> + std::ops::Mul<Output = T>>(&self, limit: T, addr: IpAddr) -> T {
+        if self.contains(addr) {
+            limit * T::from(self.factor)
+        } else {
+            limit
+        }
+    }
+
+    pub fn contains(&self, addr: IpAddr) -> bool {
+        let addr = AddressKey::of(addr).0;
+        self.networks.iter().any(|network| network.contains(&addr))
+    }
+}
+
+/// A network as `LOSTFOUND_SHARED_NETWORKS` lists it: `10.8.0.0/16`, or one address.
+pub fn parse_network(text: &str) -> Result<IpNet, String> {
+    let text = text.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("{text:?} is not a network (such as 10.8.0.0/16) nor an address"))
+}
+
 #[cfg(test)]
 mod tests {
     use axum::http::HeaderValue;
 
     use super::*;
+
+    #[test]
+    fn shared_networks_are_networks_or_single_addresses() {
+        let shared = SharedNetworks::new(
+            ["10.8.0.0/16", "192.0.2.7", "2001:db8:5::/48"]
+                .into_iter()
+                .map(|n| parse_network(n).unwrap())
+                .collect(),
+            50,
+        );
+        for (addr, inside) in [
+            ("10.8.200.1", true),
+            ("10.9.0.1", false),
+            ("192.0.2.7", true),
+            ("192.0.2.8", false),
+            ("::ffff:10.8.0.1", true),
+            ("2001:db8:5:1::9", true),
+            ("2001:db8:6::9", false),
+        ] {
+            let addr: IpAddr = addr.parse().unwrap();
+            assert_eq!(shared.contains(addr), inside, "{addr}");
+            assert_eq!(shared.scaled(10_i64, addr), if inside { 500 } else { 10 });
+        }
+        for bad in ["10.8.0.0/33", "campus", ""] {
+            assert!(parse_network(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn ipv6_counts_per_64_and_mapped_ipv4_as_ipv4() {

@@ -50,7 +50,7 @@ impl AppState {
                 config.secure_cookies(),
                 config.accounts.session_idle_ms(),
             ),
-            throttle: LoginThrottle::new(store.clone(), config.secure_cookies()),
+            throttle: LoginThrottle::new(store.clone(), config.secure_cookies(), config.limits.shared()),
             origins: AllowedOrigins::from_config(&config),
             cpu: CpuWork::new(),
             answers: Arc::new(AnswerCache::new(ANSWER_CACHE_BYTES)),

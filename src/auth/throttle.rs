@@ -4,10 +4,17 @@
 //! the database (so every node shares the counts), in fixed windows:
 //! - per account and client address: after [`PER_PAIR`] in a window, that address may not
 //!   try that account again until the window ends (429) — other addresses are unaffected;
-//! - per client address: after [`PER_ADDRESS`], that address may try no account;
+//! - per client address: after [`FREE_PER_ADDRESS`], its attempts take turns, spaced
+//!   further apart the more there were, up to [`MAX_ADDRESS_SPACING_MS`] — a campus behind
+//!   one NAT address keeps logging in while someone there guesses, at most a few seconds
+//!   late, and the guesser gets one try per turn;
 //! - per account, over every address: after [`FREE_PER_ACCOUNT`], attempts take turns,
 //!   spaced further apart the more there were — a delay, never a refusal of the right
 //!   password from another address, which bounds guessing one account from many addresses.
+//!
+//! An attempt whose turn is more than [`MAX_WAIT_MS`] away is refused with `Retry-After`.
+//! Addresses in a shared network (`LOSTFOUND_SHARED_NETWORKS`) get their free attempts
+//! multiplied by its factor.
 //!
 //! A browser that logged in to an account before carries a device cookie for it
 //! (OWASP's "device cookies"): its attempts on that account are counted per device only,
@@ -20,7 +27,7 @@ use cookie::{Cookie, SameSite};
 
 use super::token::{Token, cookie_value, token_hash};
 use crate::{
-    net::AddressKey,
+    net::{AddressKey, SharedNetworks},
     store::{Store, StoreError},
     time::now_ms,
 };
@@ -28,8 +35,12 @@ use crate::{
 const WINDOW_MS: i64 = 15 * 60 * 1000;
 /// Attempts allowed per account from one address in a window.
 const PER_PAIR: i64 = 5;
-/// Attempts allowed from one address (an IPv6 /64) in a window, whatever the account.
-const PER_ADDRESS: i64 = 50;
+/// Attempts from one address (an IPv6 /64) in a window, whatever the account, before they
+/// must take turns.
+const FREE_PER_ADDRESS: i64 = 50;
+/// The longest spacing of an address's turns: one try every 2 s is harmless to guess with,
+/// and a person on that address waits no longer.
+const MAX_ADDRESS_SPACING_MS: i64 = 2_000;
 /// Attempts on one account in a window before they must take turns.
 const FREE_PER_ACCOUNT: i64 = 5;
 /// The first spacing of turns; it doubles with each attempt, up to [`MAX_SPACING_MS`].
@@ -39,8 +50,8 @@ const MAX_SPACING_MS: i64 = 30_000;
 const MAX_WAIT_MS: i64 = 10_000;
 /// Attempts allowed from one trusted device in a window.
 const PER_DEVICE: i64 = 10;
-/// Sign-ups, or requests to reset a password, from one address in a window: each may send
-/// mail, and costs a password hash or a database write.
+/// Sign-ups, or requests to reset a password, from one address in a window (multiplied for a
+/// shared network): each may send mail, and costs a password hash or a database write.
 const REQUESTS_PER_ADDRESS: i64 = 20;
 /// Windows and turns older than this are over; they are purged.
 const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
@@ -52,6 +63,7 @@ const DEVICE_LIFETIME_MS: i64 = 365 * 24 * 60 * 60 * 1000;
 pub struct LoginThrottle {
     store: Store,
     secure_cookies: bool,
+    shared: SharedNetworks,
 }
 
 /// One admitted attempt, and what it was counted under.
@@ -80,8 +92,12 @@ fn account_key(account_id: &str) -> String {
 }
 
 impl LoginThrottle {
-    pub fn new(store: Store, secure_cookies: bool) -> Self {
-        Self { store, secure_cookies }
+    pub fn new(store: Store, secure_cookies: bool, shared: SharedNetworks) -> Self {
+        Self {
+            store,
+            secure_cookies,
+            shared,
+        }
     }
 
     /// Counts an attempt to log in to `account_id` from `addr` (with the request's device
@@ -113,21 +129,14 @@ impl LoginThrottle {
         if let Some(refused) = self.count(&pair, Some(&account), PER_PAIR, now).await? {
             return Ok(refused);
         }
-        if let Some(refused) = self.count(&from_address, None, PER_ADDRESS, now).await? {
-            return Ok(refused);
-        }
-        let (attempts, _) = self
-            .store
-            .count_login_attempt(&on_account, Some(&account), now, now - WINDOW_MS)
-            .await?;
-        if attempts > FREE_PER_ACCOUNT {
-            let spacing = (FIRST_SPACING_MS << (attempts - FREE_PER_ACCOUNT - 1).min(16)).min(MAX_SPACING_MS);
-            let turn = self.store.take_login_turn(&on_account, now, spacing).await?;
-            let wait = turn - now;
-            if wait > MAX_WAIT_MS {
-                return Ok(refused_for(wait));
+        let free_per_address = self.shared.scaled(FREE_PER_ADDRESS, addr);
+        for (key, account, free, max_spacing) in [
+            (&from_address, None, free_per_address, MAX_ADDRESS_SPACING_MS),
+            (&on_account, Some(account.as_str()), FREE_PER_ACCOUNT, MAX_SPACING_MS),
+        ] {
+            if let Some(refused) = self.wait_for_turn(key, account, free, max_spacing).await? {
+                return Ok(refused);
             }
-            tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)).await;
         }
         Ok(ThrottleDecision::Allowed(Attempt {
             clear: vec![pair, on_account],
@@ -155,13 +164,42 @@ impl LoginThrottle {
         Ok(Some(self.device_cookie(token.value())))
     }
 
+    /// Counts an attempt under `key`; past `free` in the window, waits for its turn, spaced
+    /// from the previous one by a delay that doubles with each attempt, up to `max_spacing`
+    /// ms. A refusal when the turn is too far away.
+    async fn wait_for_turn(
+        &self,
+        key: &str,
+        account: Option<&str>,
+        free: i64,
+        max_spacing: i64,
+    ) -> Result<Option<ThrottleDecision>, StoreError> {
+        let now = now_ms();
+        let (attempts, _) = self
+            .store
+            .count_login_attempt(key, account, now, now - WINDOW_MS)
+            .await?;
+        if attempts <= free {
+            return Ok(None);
+        }
+        let spacing = (FIRST_SPACING_MS << (attempts - free - 1).min(16)).min(max_spacing);
+        let turn = self.store.take_login_turn(key, now, spacing).await?;
+        let wait = turn - now;
+        if wait > MAX_WAIT_MS {
+            return Ok(Some(refused_for(wait)));
+        }
+        tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)).await;
+        Ok(None)
+    }
+
     /// Counts a request of `kind` (`signup`, `reset`) from `addr`: `Some(seconds to wait)`
     /// once there were too many in the window. Every request is counted, one write each,
     /// whatever it asks for: an address with an account takes as long as one without.
     pub async fn count_request(&self, kind: &str, addr: IpAddr) -> Result<Option<u64>, StoreError> {
         let key = format!("{kind}:{}", AddressKey::of(addr));
         let now = now_ms();
-        Ok(match self.count(&key, None, REQUESTS_PER_ADDRESS, now).await? {
+        let limit = self.shared.scaled(REQUESTS_PER_ADDRESS, addr);
+        Ok(match self.count(&key, None, limit, now).await? {
             Some(ThrottleDecision::Refused { retry_after_secs }) => Some(retry_after_secs),
             _ => None,
         })

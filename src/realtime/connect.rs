@@ -24,7 +24,7 @@ use super::outbound::{Backlog, Backlogs};
 use crate::{
     causes::describe,
     domain::User,
-    net::{AddressKey, client_address},
+    net::{AddressKey, SharedNetworks, client_address},
     server::ConnectionState,
     state::AppState,
 };
@@ -40,23 +40,46 @@ pub struct Limits {
     /// Events per connection (`None`: no limit).
     pub per_connection: Option<Quota>,
     pub backlogs: Arc<Backlogs>,
-    /// Events per client address, or per account when logged in, over all its connections.
-    pub per_client: Option<Arc<DefaultKeyedRateLimiter<Arc<str>>>>,
+    /// Messages per client address, or per account when logged in, over all its connections.
+    pub per_client: Option<Arc<ClientLimiter>>,
+    /// The same for the addresses of shared networks, their factor times as many.
+    pub per_shared_address: Option<Arc<ClientLimiter>>,
+    pub shared: SharedNetworks,
     /// Bytes a history carries at most.
     pub history_bytes: usize,
 }
 
+type ClientLimiter = DefaultKeyedRateLimiter<Arc<str>>;
+
 impl Limits {
     /// `connection_rate` events a second per connection and `client_rate` per address or
     /// account (0: no such limit); `max_unsent` bytes left unread at most (0: no limit).
-    pub fn new(connection_rate: u32, client_rate: u32, max_unsent: u64, history_bytes: usize) -> Self {
-        let per_client = quota(client_rate, CLIENT_BURST_SECONDS).map(|q| Arc::new(RateLimiter::keyed(q)));
+    pub fn new(
+        connection_rate: u32,
+        client_rate: u32,
+        max_unsent: u64,
+        history_bytes: usize,
+        shared: SharedNetworks,
+    ) -> Self {
+        let keyed = |rate: u32| quota(rate, CLIENT_BURST_SECONDS).map(|q| Arc::new(RateLimiter::keyed(q)));
         Self {
             per_connection: quota(connection_rate, CONNECTION_BURST_SECONDS),
             backlogs: Backlogs::new(max_unsent),
-            per_client,
+            per_client: keyed(client_rate),
+            per_shared_address: keyed(client_rate.saturating_mul(shared.factor())),
+            shared,
             history_bytes,
         }
+    }
+
+    /// The limit `connection`'s messages count under, with the key they count under.
+    pub fn for_client<'a>(&'a self, connection: &'a Connection) -> Option<(&'a ClientLimiter, &'a Arc<str>)> {
+        let limiter = if connection.shared && connection.client == connection.address {
+            &self.per_shared_address
+        } else {
+            &self.per_client
+        };
+        limiter.as_deref().map(|limiter| (limiter, &connection.client))
     }
 }
 
@@ -81,6 +104,8 @@ pub struct Connection {
     pub client: Arc<str>,
     /// The key of its address, which it counts under once anonymous.
     address: Arc<str>,
+    /// Its address is in a shared network.
+    shared: bool,
     pub backlog: Arc<Backlog>,
 }
 
@@ -203,12 +228,15 @@ pub async fn admit<A: Adapter>(
             None
         }
     };
-    let address = match request.extensions.get::<ConnectInfo<SocketAddr>>() {
+    let (address, shared) = match request.extensions.get::<ConnectInfo<SocketAddr>>() {
         Some(ConnectInfo(peer)) => {
             let address = client_address(peer.ip(), &request.headers, state.config.trust_proxy);
-            format!("addr:{}", AddressKey::of(address))
+            (
+                format!("addr:{}", AddressKey::of(address)),
+                limits.shared.contains(address),
+            )
         }
-        None => "addr:unknown".to_owned(),
+        None => ("addr:unknown".to_owned(), false),
     };
     let client = match &session {
         Some(session) => format!("user:{}", session.user.id),
@@ -236,6 +264,7 @@ pub async fn admit<A: Adapter>(
         limiter: limits.per_connection.map(|quota| Arc::new(RateLimiter::direct(quota))),
         client: client.into(),
         address: address.into(),
+        shared,
         backlog,
     });
     Ok(())

@@ -151,9 +151,8 @@ where
                 .is_some_and(|limiter| limiter.check().is_err())
                 || (is_message(name)
                     && limits
-                        .per_client
-                        .as_ref()
-                        .is_some_and(|per_client| per_client.check_key(&connection.client).is_err()));
+                        .for_client(&connection)
+                        .is_some_and(|(limiter, key)| limiter.check_key(key).is_err()));
             let outcome = if flooding {
                 crate::metrics::refused("messages");
                 Err(EventError::Flooding)

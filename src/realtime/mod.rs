@@ -102,6 +102,7 @@ impl Server {
             settings.address_message_rate,
             settings.max_unsent_bytes,
             settings.history_bytes,
+            settings.shared(),
         );
         let sessions = Arc::new(SessionSockets::default());
         let outer = ServiceBuilder::new()
@@ -193,13 +194,19 @@ async fn push_committed<A: Adapter>(
 
 /// Keeps the per-client rate limits' memory to the clients heard from lately.
 async fn forget_quiet_clients(limits: Limits) {
-    let Some(per_client) = limits.per_client else {
+    let limiters: Vec<_> = [limits.per_client, limits.per_shared_address]
+        .into_iter()
+        .flatten()
+        .collect();
+    if limiters.is_empty() {
         return;
-    };
+    }
     let mut ticks = tokio::time::interval(FORGET_QUIET_CLIENTS);
     loop {
         ticks.tick().await;
-        per_client.retain_recent();
-        per_client.shrink_to_fit();
+        for limiter in &limiters {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
     }
 }

@@ -30,10 +30,10 @@ use tower::ServiceExt;
 
 pub use self::io::{ConnectionState, Deadlines, WriteObserver};
 use self::{caps::ConnectionCaps, io::GuardedIo};
-use crate::net::{AddressKey, client_address};
+use crate::net::{SharedNetworks, client_address};
 
 /// The limits of [`serve`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     pub deadlines: Deadlines,
     /// How long in-flight requests may take to finish once shutdown begins.
@@ -43,6 +43,8 @@ pub struct Limits {
     pub max_connections_per_address: usize,
     /// Count connections per address by the address a trusted proxy forwarded.
     pub trust_proxy: bool,
+    /// Networks whose addresses may hold more connections.
+    pub shared_networks: SharedNetworks,
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves; then stops accepting, gives in-flight
@@ -53,7 +55,11 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let caps = ConnectionCaps::new(limits.max_connections, limits.max_connections_per_address);
+    let caps = ConnectionCaps::new(
+        limits.max_connections,
+        limits.max_connections_per_address,
+        limits.shared_networks.clone(),
+    );
     let connections = TaskTracker::new();
     let (stop, stopping) = watch::channel(false);
     let mut http = http1::Builder::new();
@@ -81,7 +87,7 @@ pub async fn serve(
         };
         state.hold(place);
         if !limits.trust_proxy {
-            let Some(place) = caps.admit_address(AddressKey::of(peer.ip())) else {
+            let Some(place) = caps.admit_address(peer.ip()) else {
                 crate::metrics::refused("connections_per_address");
                 continue;
             };
@@ -145,7 +151,7 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
     fn call(&self, mut request: Request<Incoming>) -> Self::Future {
         if self.trust_proxy && !self.state.holds_address_place() {
             let address = client_address(self.peer.ip(), request.headers(), true);
-            match self.caps.admit_address(AddressKey::of(address)) {
+            match self.caps.admit_address(address) {
                 Some(place) => self.state.hold(place),
                 // Closes the connection, unanswered.
                 None => {

@@ -1,7 +1,11 @@
-//! Throttling of failed logins: per account and address, per address, turns per account, and
-//! trusted devices — and never a lockout of the right person from another address.
+//! Throttling of failed logins: per account and address, turns per address and per account,
+//! shared networks, and trusted devices — and never a lockout of the right person from
+//! another address, nor of a campus behind one address.
 
-use std::net::IpAddr;
+use std::{
+    net::IpAddr,
+    time::{Duration, Instant},
+};
 
 use reqwest::{
     StatusCode,
@@ -13,8 +17,10 @@ use crate::helpers::*;
 
 /// Failed logins allowed per account from one address in the window.
 const PER_PAIR: usize = 5;
-/// Failed logins allowed per client address in the window.
+/// Failed logins per client address in the window before its attempts take turns.
 const PER_ADDRESS: usize = 50;
+/// Sign-ups or reset requests allowed per client address in the window.
+const REQUESTS_PER_ADDRESS: usize = 20;
 /// Attempts on one account before they take turns.
 const FREE_PER_ACCOUNT: usize = 5;
 
@@ -87,30 +93,79 @@ async fn concurrent_failures_all_count() {
     assert_throttled(&app.client().login_answer("alice", &password_of("alice")).await);
 }
 
+/// A campus behind one NAT address: someone there guessing passwords across many ids is
+/// slowed down, one turn at a time, and the people beside them still log in — at once, or
+/// within seconds.
 #[tokio::test]
-async fn one_address_is_throttled_across_different_ids() {
-    let app = TestApp::start_with(TestDb::new().await, |config| config.trust_proxy = true).await;
-    app.add_user("alice", false).await;
-    let attacker = client_from(&app, "203.0.113.7");
-    for n in 0..PER_ADDRESS {
-        let answer = attacker.login(&format!("guess{n}"), "wrong-password").await;
+async fn a_guesser_behind_a_shared_address_is_slowed_and_the_people_beside_them_get_in() {
+    let app = spawn_app().await;
+    app.add_user("student", false).await;
+    let campus = "127.0.0.6";
+    let guesser = client_at(&app, campus);
+    for n in 0..=PER_ADDRESS {
+        let answer = guesser.login(&format!("guess{n}"), "wrong-password").await;
         assert_error(&answer, StatusCode::UNAUTHORIZED, "Invalid password");
     }
-    assert_throttled(&attacker.login_answer("alice", &password_of("alice")).await);
+    // A 52nd person there, in a browser that never logged in (no device cookie).
+    let started = Instant::now();
+    let answer = client_at(&app, campus).login("student", &password_of("student")).await;
+    let took = started.elapsed();
+    assert_eq!(answer.0, StatusCode::OK, "{}", answer.1);
+    eprintln!(
+        "after {} failures from the address, a person there logged in in {took:?}",
+        PER_ADDRESS + 1
+    );
+    assert!(took < Duration::from_secs(5), "the person waited {took:?}");
 
-    // Someone at another address is not affected.
-    let neighbour = client_from(&app, "203.0.113.8");
-    assert_eq!(neighbour.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    // The guesser's next tries take turns, further apart each time: the second begins 500 ms
+    // after the first, the third 1 s after the second.
+    let started = Instant::now();
+    fail_logins(&guesser, "guess-again", 3).await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(1_450),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A network listed as shared gets its per-address limits multiplied by the factor; other
+/// addresses keep theirs.
+#[tokio::test]
+async fn a_shared_network_gets_its_per_address_limits_multiplied() {
+    let app = TestApp::start_with(TestDb::new().await, |config| {
+        config.trust_proxy = true;
+        config.limits.shared_networks = vec![lostfound::net::parse_network("203.0.113.0/24").unwrap()];
+        config.limits.shared_network_factor = 2;
+    })
+    .await;
+    let reset = |client: TestClient| async move {
+        let body = serde_json::json!({ "email": "someone@uni.example" });
+        client.post("/api/password-reset", body).await.0
+    };
+    for (address, allowed) in [
+        ("203.0.113.9", 2 * REQUESTS_PER_ADDRESS),
+        ("198.51.100.9", REQUESTS_PER_ADDRESS),
+    ] {
+        for _ in 0..allowed {
+            assert_eq!(reset(client_from(&app, address)).await, StatusCode::OK, "{address}");
+        }
+        assert_eq!(
+            reset(client_from(&app, address)).await,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{address}"
+        );
+    }
 }
 
 #[tokio::test]
 async fn forwarded_addresses_are_ignored_unless_the_proxy_is_trusted() {
     let app = spawn_app().await;
     app.add_user("alice", false).await;
-    // Every attempt claims another address; without trust_proxy they all count as 127.0.0.1.
-    for n in 0..PER_ADDRESS {
+    // Every attempt claims another address; without trust_proxy they all count as 127.0.0.1,
+    // so its attempts on alice reach the limit of one address.
+    for n in 0..PER_PAIR {
         let spoofer = client_from(&app, &format!("198.51.100.{n}"));
-        let answer = spoofer.login(&format!("guess{n}"), "wrong-password").await;
+        let answer = spoofer.login("alice", "wrong-password").await;
         assert_error(&answer, StatusCode::UNAUTHORIZED, "Invalid password");
     }
     let answer = client_from(&app, "198.51.100.200")
@@ -142,7 +197,7 @@ async fn a_browser_that_logged_in_before_gets_in_while_its_address_and_account_a
     // Someone behind the same address locks the account there, and the address itself.
     let attacker = client_at(&app, "127.0.0.4");
     fail_logins(&attacker, "desk", PER_PAIR).await;
-    for n in 0..PER_ADDRESS {
+    for n in PER_PAIR..PER_ADDRESS {
         attacker.login(&format!("guess{n}"), "wrong-password").await;
     }
     assert_throttled(&attacker.login_answer("desk", &password_of("desk")).await);
