@@ -12,7 +12,7 @@ use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::UserCommand,
     domain::{Email, ImportedAccount, NewAccount, Password},
-    store::{ImportOutcome, Store},
+    store::{AccountChange, ImportOutcome, Store},
     time::now_ms,
 };
 
@@ -72,12 +72,13 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             let cleared = unlock(store, &id).await?;
             println!("unlocked '{id}' in {database}: {cleared} failed-login counts forgotten");
         }
-        UserCommand::Remove { id } => {
-            if !store.remove_user(&id).await? {
-                bail!("no user '{id}' in {database}");
+        UserCommand::Remove { id } => match store.remove_user(&id).await? {
+            AccountChange::Done(()) => println!("removed '{id}' from {database} and ended their sessions"),
+            AccountChange::NotFound => bail!("no user '{id}' in {database}"),
+            AccountChange::LastAdmin => {
+                bail!("'{id}' is the last active administrator of {database}: make another one first")
             }
-            println!("removed '{id}' from {database} and ended their sessions");
-        }
+        },
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ use crate::{
     domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset},
     error::{AppError, Result},
     state::AppState,
+    store::AccountChange,
 };
 
 pub fn router() -> Router<AppState> {
@@ -81,7 +82,7 @@ async fn create(State(state): State<AppState>, _: Admin, body: JsonObject) -> Re
     request_body = schemas::AccountPatchBody,
     responses(
         (status = 200, description = "The account", body = AccountJson),
-        (status = 400, description = "No fields to update, a bad name or email, You cannot demote or disable yourself", body = schemas::ErrorBody),
+        (status = 400, description = "No fields to update, a bad name or email, You cannot demote or disable yourself, At least one administrator must remain", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
         (status = 404, response = schemas::NoUser),
@@ -94,15 +95,14 @@ async fn update(
     body: JsonObject,
 ) -> Result<Response> {
     let patch = AccountPatch::parse(&body.fields)?;
-    if uid == session.user.id && patch.demotes_or_disables() {
+    if uid.eq_ignore_ascii_case(&session.user.id) && patch.demotes_or_disables() {
         return Err(AppError::invalid("You cannot demote or disable yourself"));
     }
-    let account = state
-        .store
-        .update_account(&uid, &patch)
-        .await?
-        .ok_or(AppError::NotFound(USER_NOT_FOUND))?;
-    Ok(Json(AccountJson::from(&account)).into_response())
+    match state.store.update_account(&uid, &patch).await? {
+        AccountChange::Done(account) => Ok(Json(AccountJson::from(&account)).into_response()),
+        AccountChange::NotFound => Err(AppError::NotFound(USER_NOT_FOUND)),
+        AccountChange::LastAdmin => Err(AppError::invalid("At least one administrator must remain")),
+    }
 }
 
 /// Sets a new password for someone who forgot theirs: their sessions end and their failed

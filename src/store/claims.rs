@@ -14,8 +14,11 @@ macro_rules! claim_columns {
         "id, item_id, claimant, message, status, created_at, decided_at, decided_by"
     };
 }
-const CLAIMABLE: &str = "SELECT created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
-     FROM items WHERE id = $1";
+/// The item's reporter, title and whether it can be claimed, read with its row locked (an
+/// update that changes nothing): on PostgreSQL a handover under way finishes first, and one
+/// that starts later sees this claim and rejects it with the others.
+const CLAIMABLE: &str = "UPDATE items SET status = status WHERE id = $1 \
+     RETURNING created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL";
 const TITLE: &str = "SELECT title FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(

@@ -47,7 +47,7 @@ pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome};
 pub use sso::{NO_PASSWORD, SsoOutcome};
-pub use users::LoginRecord;
+pub use users::{AccountChange, LoginRecord};
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

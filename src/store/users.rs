@@ -112,6 +112,27 @@ const CASE_TWINS: &str = "SELECT a.id, b.id FROM users a JOIN users b ON lower(a
      ORDER BY a.id, b.id";
 const FOLD_IDS: &str = "CREATE UNIQUE INDEX IF NOT EXISTS users_by_folded_id ON users (lower(id))";
 
+/// Locks the rows of the active administrators (an update that changes nothing) and names
+/// them: on PostgreSQL a concurrent change of any of them waits, then reads this one's outcome.
+const LOCK_ADMINS: &str = "UPDATE users SET is_admin = is_admin WHERE is_admin AND NOT disabled RETURNING id";
+
+/// What became of a change to an account that could take an administrator away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountChange<T> {
+    Done(T),
+    NotFound,
+    /// Refused: it would leave no active administrator.
+    LastAdmin,
+}
+
+/// Whether `id` is the only active administrator, read with the administrators' rows locked
+/// until the transaction ends: two administrators demoting each other at once cannot both
+/// succeed.
+async fn is_last_admin(tx: &mut impl Tx, id: &str) -> sqlx::Result<bool> {
+    let admins: Vec<(String,)> = tx.rows(LOCK_ADMINS, &[]).await?;
+    Ok(matches!(admins.as_slice(), [(only,)] if only.eq_ignore_ascii_case(id)))
+}
+
 const RECORD_ENDED_OF_USER: &str =
     "INSERT INTO ended_sessions (token_hash, ended_at) SELECT token_hash, $2 FROM sessions WHERE user_id = $1";
 
@@ -209,10 +230,13 @@ impl Store {
     }
 
     /// Applies `patch` to account `id`; disabling it ends its sessions in the same
-    /// transaction. `None` if no such account.
-    pub async fn update_account(&self, id: &str, patch: &AccountPatch) -> Result<Option<Account>, StoreError> {
+    /// transaction. Refused when it would leave no active administrator.
+    pub async fn update_account(&self, id: &str, patch: &AccountPatch) -> Result<AccountChange<Account>, StoreError> {
         let email = patch.email().map(|email| email.map(Email::as_str));
-        let row: Option<AccountRow> = with_pool!(self, write, |pool| {
+        with_pool!(self, write, |pool| {
+            if patch.demotes_or_disables() && is_last_admin(pool, id).await? {
+                return Ok(AccountChange::LastAdmin);
+            }
             let row: Option<AccountRow> = sqlx::query_as(UPDATE_ACCOUNT)
                 .bind(id)
                 .bind(patch.name().map(|name| name.as_str()))
@@ -227,9 +251,8 @@ impl Store {
             {
                 end_sessions_of(pool, &row.user.id, now_ms()).await?;
             }
-            Ok(row)
-        })?;
-        Ok(row.map(Account::from))
+            Ok(row.map_or(AccountChange::NotFound, |row| AccountChange::Done(row.into())))
+        })
     }
 
     pub async fn user(&self, id: &str) -> Result<Option<User>, StoreError> {
@@ -277,9 +300,12 @@ impl Store {
     }
 
     /// Deletes the user and, by cascade, their sessions (recorded as ended first); their
-    /// items stay. False if no such user.
-    pub async fn remove_user(&self, id: &str) -> Result<bool, StoreError> {
+    /// items stay. Refused for the last active administrator.
+    pub async fn remove_user(&self, id: &str) -> Result<AccountChange<()>, StoreError> {
         with_pool!(self, write, |pool| {
+            if is_last_admin(pool, id).await? {
+                return Ok(AccountChange::LastAdmin);
+            }
             // Its own spelling first: ids that differ only in case (refused at start, see
             // `fold_ids`) are removed one at a time.
             let stored: Option<(String,)> = pool
@@ -294,9 +320,9 @@ impl Store {
                     end_sessions_of(pool, &id, now_ms()).await?;
                     pool.run("DELETE FROM users WHERE id = $1", &[id.as_str().into()])
                         .await?;
-                    Ok(true)
+                    Ok(AccountChange::Done(()))
                 }
-                None => Ok(false),
+                None => Ok(AccountChange::NotFound),
             }
         })
     }

@@ -489,3 +489,65 @@ async fn guessing_the_current_password_is_throttled_like_a_login() {
         "unchanged"
     );
 }
+
+/// Two administrators demoting, or disabling, each other at once: one of them remains. The
+/// race exists on PostgreSQL, where both run side by side (the administrators' row locks
+/// settle it); on SQLite writes take turns. The last one cannot be removed either.
+#[tokio::test]
+async fn two_administrators_taking_each_other_away_at_once_leave_one() {
+    let app = spawn_app().await;
+    for id in ["ann", "ben"] {
+        app.add_user(id, true).await;
+    }
+    for trial in 0..20 {
+        let (ann, ben) = (app.logged_in_again("ann").await, app.logged_in_again("ben").await);
+        let change = if trial % 2 == 0 {
+            json!({ "isAdmin": false })
+        } else {
+            json!({ "disabled": true })
+        };
+        let (by_ann, by_ben) = tokio::join!(
+            ann.patch("/api/users/ben", change.clone()),
+            ben.patch("/api/users/ann", change.clone())
+        );
+        let admins = app.db.sql("SELECT id FROM users WHERE is_admin AND NOT disabled").await;
+        assert_eq!(
+            admins.len(),
+            1,
+            "trial {trial}: {admins:?} left, answers {by_ann:?} {by_ben:?}"
+        );
+        let refused = [&by_ann, &by_ben]
+            .into_iter()
+            .filter(|answer| answer.0 != StatusCode::OK)
+            .count();
+        assert_eq!(refused, 1, "trial {trial}: {by_ann:?} {by_ben:?}");
+        for answer in [&by_ann, &by_ben] {
+            let expected = [
+                json!({ "error": "At least one administrator must remain" }),
+                // Taken away first, the other was no longer an administrator (demoted), or
+                // no longer logged in (disabled: its sessions ended).
+                json!({ "error": "Admin privileges required" }),
+                json!({ "error": "Login required" }),
+            ];
+            assert!(
+                answer.0 == StatusCode::OK || expected.contains(&answer.1),
+                "trial {trial}: {answer:?}"
+            );
+        }
+        app.db.sql("UPDATE users SET is_admin = TRUE, disabled = FALSE").await;
+    }
+    app.db.sql("UPDATE users SET is_admin = FALSE WHERE id = 'ben'").await;
+    assert_eq!(
+        app.store.remove_user("ANN").await.unwrap(),
+        lostfound::store::AccountChange::LastAdmin
+    );
+    let ann = app.logged_in_again("ann").await;
+    assert_eq!(
+        ann.patch("/api/users/ben", json!({ "isAdmin": true })).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        app.store.remove_user("ann").await.unwrap(),
+        lostfound::store::AccountChange::Done(())
+    );
+}

@@ -311,3 +311,35 @@ async fn at_once_one_claim_opens_and_one_acceptance_wins() {
         .await;
     assert_eq!(accepted.len(), 1, "{accepted:?}");
 }
+
+/// A claim opened while its item is handed over is refused, or rejected with the other open
+/// claims: never left open on a returned item. The race exists on PostgreSQL, where the two
+/// run side by side (the item's row lock settles it); on SQLite writes take turns.
+#[tokio::test]
+async fn a_claim_opened_during_a_handover_is_never_left_open() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let first = app.logged_in("first", false).await;
+    let late = app.logged_in("late", false).await;
+    for trial in 0..20 {
+        let item = found_item(&admin, &finder).await;
+        let (status, mine) = claim(&first, item, "The grey one is mine").await;
+        assert_eq!(status, StatusCode::OK, "{mine}");
+        let decide = format!("/api/claims/{}", mine["id"]);
+        let accept = admin.patch(&decide, json!({ "status": "accepted" }));
+        let ((accepted, _), (late_status, _)) = tokio::join!(accept, claim(&late, item, "No, mine"));
+        assert_eq!(accepted, StatusCode::OK, "trial {trial}");
+        assert!(
+            late_status.is_success() || late_status.is_client_error(),
+            "trial {trial}: {late_status}"
+        );
+        let open = app
+            .db
+            .sql(&format!(
+                "SELECT CAST(COUNT(*) AS TEXT) FROM claims WHERE item_id = {item} AND status = 'open'"
+            ))
+            .await;
+        assert_eq!(open, ["0"], "trial {trial}: a claim left open on a returned item");
+    }
+}
