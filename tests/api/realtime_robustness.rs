@@ -478,3 +478,31 @@ async fn joins_and_leaves_do_not_use_up_the_budget_of_an_address() {
     .await;
     assert!(sent.iter().all(|ack| *ack == json!({ "ok": true })), "{sent:?}");
 }
+
+/// A shared network's address gets its factor times the message budget: 40 people behind it
+/// each send a message at once, where an ordinary address allows bursts of 30.
+#[tokio::test]
+async fn a_shared_network_gets_a_bigger_message_budget() {
+    // 10 over the burst of an ordinary address (fewer if the budget refilled meanwhile).
+    for (shared, refusals) in [(false, 5..=10), (true, 0..=0)] {
+        let app = TestApp::start_with(TestDb::new().await, |config| {
+            // A high per-connection rate, so that only the address's budget is measured.
+            config.limits.connection_message_rate = 100;
+            if shared {
+                config.limits.shared_networks = vec![lostfound::net::parse_network("127.0.0.0/8").unwrap()];
+                config.limits.shared_network_factor = 2;
+            }
+        })
+        .await;
+        let people = futures_util::future::join_all((0..40).map(|_| Sio::connect(&app, Transport::Websocket))).await;
+        let sent = futures_util::future::join_all(
+            people
+                .iter()
+                .enumerate()
+                .map(|(n, socket)| socket.call("chat:send", json!({ "nick": format!("p{n}"), "text": "hi" }))),
+        )
+        .await;
+        let refused = sent.iter().filter(|ack| ack["ok"] == false).count();
+        assert!(refusals.contains(&refused), "shared: {shared}, {refused} refused");
+    }
+}
