@@ -10,6 +10,8 @@ const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
 const MAX_CAT: usize = 100;
 const MAX_STORAGE_PLACE: usize = 200;
+/// Characters a rejection's reason may have.
+const MAX_REASON: usize = 500;
 const MAX_RADIUS_M: f64 = 100_000.0;
 
 /// An item's identifier: a positive 64-bit integer.
@@ -259,6 +261,8 @@ pub struct ItemPatch {
     status: Option<ItemStatus>,
     /// `Some(None)` clears the storage place.
     storage_place: Option<Option<String>>,
+    /// Why a report is rejected, told to its reporter.
+    reason: Option<String>,
 }
 
 impl ItemPatch {
@@ -277,7 +281,21 @@ impl ItemPatch {
                 field: None,
             });
         }
-        Ok(Self { status, storage_place })
+        // A reason goes with a rejection only.
+        let reason = optional_text(&f, "reason", MAX_REASON)?;
+        if reason.is_some() && status != Some(ItemStatus::Rejected) {
+            return Err(ValidationError::new("reason", "Invalid reason"));
+        }
+        Ok(Self {
+            status,
+            storage_place,
+            reason,
+        })
+    }
+
+    /// Why the report is rejected, when the patch rejects it with a reason.
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
     }
 
     pub fn status(&self) -> Option<ItemStatus> {
@@ -315,6 +333,9 @@ impl ItemChange<'_> {
                 }
                 if let Some(place) = &patch.storage_place {
                     entry.insert("storagePlace".into(), json!(place));
+                }
+                if let Some(reason) = &patch.reason {
+                    entry.insert("reason".into(), json!(reason));
                 }
                 Value::Object(entry)
             }

@@ -44,16 +44,21 @@ pub struct Notice {
 }
 
 impl Notice {
-    pub fn status_changed(item_id: ItemId, title: &str, status: ItemStatus) -> Self {
+    /// A report's new state, with the reason staff gave for rejecting it, if any.
+    pub fn status_changed(item_id: ItemId, title: &str, status: ItemStatus, reason: Option<&str>) -> Self {
         let now = match status {
             ItemStatus::Approved => "is approved and visible to everyone",
             ItemStatus::Rejected => "was rejected",
             ItemStatus::Pending => "waits for review again",
         };
+        let text = match reason {
+            Some(reason) => format!("Your report “{title}” {now}: {reason}"),
+            None => format!("Your report “{title}” {now}."),
+        };
         Self {
             kind: NoticeKind::ItemStatus,
             item_id,
-            text: format!("Your report “{title}” {now}."),
+            text,
         }
     }
 

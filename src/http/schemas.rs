@@ -164,6 +164,9 @@ pub struct ItemPatch {
     /// `null` or `""` clears it.
     #[schema(rename = "storagePlace", max_length = 200)]
     storage_place: Option<Option<String>>,
+    /// With `status: "rejected"` only: why, told to the reporter.
+    #[schema(max_length = 500)]
+    reason: Option<String>,
 }
 
 #[derive(ToSchema)]

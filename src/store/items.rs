@@ -252,7 +252,7 @@ impl Store {
                     let status_changed = patch.status().is_some_and(|status| status.as_str() != status_before);
                     let mut notices = Vec::new();
                     if status_changed {
-                        notices.push(Notice::status_changed(id, &row.title, row.status));
+                        notices.push(Notice::status_changed(id, &row.title, row.status, patch.reason()));
                     }
                     if patch
                         .storage_place()

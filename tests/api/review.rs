@@ -200,3 +200,62 @@ async fn every_change_is_recorded_with_who_when_and_what() {
         assert_eq!(serde_json::from_str::<Value>(what).unwrap(), change, "{row}");
     }
 }
+
+/// Staff may say why they reject a report: the reporter's notification carries the reason,
+/// and the item's history records it. A reason goes with a rejection only.
+#[tokio::test]
+async fn a_rejection_s_reason_reaches_the_reporter() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let item = alice.create_item(item_body("Phone charger")).await;
+    let path = item_path(&item);
+
+    for (body, message) in [
+        (
+            json!({ "status": "approved", "reason": "Looks fine" }),
+            "Invalid reason",
+        ),
+        (
+            json!({ "storagePlace": "Desk 1", "reason": "Why not" }),
+            "Invalid reason",
+        ),
+        (
+            json!({ "status": "rejected", "reason": "x".repeat(501) }),
+            "reason must be at most 500 characters",
+        ),
+        (json!({ "status": "rejected", "reason": 7 }), "reason must be a string"),
+    ] {
+        let (status, answer) = admin.patch(&path, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+        assert_eq!(answer["error"], message, "{body}");
+    }
+    let (_, unchanged) = admin.get(&path).await;
+    assert_eq!(unchanged["status"], "pending", "a refused patch changes nothing");
+
+    let reason = "Chargers are not kept: ask at the IT desk.";
+    let (status, answer) = admin
+        .patch(&path, json!({ "status": "rejected", "reason": reason }))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, told) = alice.get("/api/notifications").await;
+    assert_eq!(
+        told[0]["text"],
+        format!("Your report “Phone charger” was rejected: {reason}")
+    );
+    let (_, history) = admin.get(&format!("{path}/history")).await;
+    let last = history.as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        last["change"],
+        json!({ "status": "rejected", "reason": reason }),
+        "{history}"
+    );
+
+    // Without a reason, as before; a blank one is none.
+    admin.patch(&path, json!({ "status": "pending" })).await;
+    admin
+        .patch(&path, json!({ "status": "rejected", "reason": "  " }))
+        .await;
+    let (_, told) = alice.get("/api/notifications").await;
+    assert_eq!(told[0]["text"], "Your report “Phone charger” was rejected.");
+}

@@ -80,6 +80,10 @@ export class Review {
   card(item) {
     const placeId = `place-${item.id}`;
     const place = h("input", { id: placeId, value: item.storagePlace ?? "", maxlength: 200 });
+    // Why it is rejected, told to the reporter; only where Reject is offered.
+    const reasonId = `reason-${item.id}`;
+    const reason = h("input", { id: reasonId, maxlength: 500, placeholder: "optional" });
+    const rejection = () => (reason.value.trim() ? { status: "rejected", reason: reason.value } : { status: "rejected" });
     const act = (label, patch, css) =>
       h("button", { type: "button", class: css, onclick: () => this.update(item, patch(), label) }, label);
     return h(
@@ -100,7 +104,9 @@ export class Review {
           "div",
           { class: "actions" },
           item.status !== "approved" ? act("Approve", () => ({ status: "approved" })) : null,
-          item.status !== "rejected" ? act("Reject", () => ({ status: "rejected" }), "secondary") : null,
+          ...(item.status !== "rejected"
+            ? [h("label", { for: reasonId }, "Reason"), reason, act("Reject", rejection, "secondary")]
+            : []),
           h("label", { for: placeId }, "Kept at"),
           place,
           act("Save place", () => ({ storagePlace: place.value })),

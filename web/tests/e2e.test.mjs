@@ -248,6 +248,18 @@ test("staff hand an item over by accepting a claim; review offers only the moves
   await approved.getByRole("button", { name: "Reject" }).waitFor();
   await count(approved.getByRole("button", { name: "Approve" }), 0);
   assert.equal(await approved.getByRole("button", { name: "Reject" }).getAttribute("class"), "secondary");
+
+  // Rejecting with a reason: the reporter is told why.
+  const pending = await bob("POST", "/api/items?fields=id", { title: "Half a sandwich", kind: "found", lat: 51.52, lng: -0.13 });
+  await page.locator("#review-status").selectOption("pending");
+  const toReject = page.locator("#review-list .review-card", { hasText: "Half a sandwich" });
+  await toReject.getByLabel("Reason").fill("Food is not kept.");
+  await screenshot(page, "review-reason-desktop");
+  await toReject.getByRole("button", { name: "Reject" }).click();
+  await page.getByText("Reject: “Half a sandwich”.").waitFor();
+  const [told] = await bob("GET", "/api/notifications?limit=1");
+  assert.equal(told.text, "Your report “Half a sandwich” was rejected: Food is not kept.");
+  assert.equal(told.itemId, pending.id);
   noPageErrors(page);
 });
 
