@@ -87,6 +87,12 @@ pub struct Config {
     #[command(flatten)]
     pub accounts: AccountsConfig,
 
+    /// Where and when people collect what they claimed, and what ID to bring (free text,
+    /// e.g. "Student Union, room 12, Mon–Fri 9–17; bring your student card"): shown in the
+    /// app and in every "your claim was accepted" notification.
+    #[arg(long, env = "LOSTFOUND_OFFICE")]
+    pub office: Option<String>,
+
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
     pub demo: bool,

@@ -66,6 +66,7 @@ impl App {
         if let Some(mailer) = &mailer {
             store = store.with_mail_outbox(mailer.mails_links());
         }
+        store = store.with_office(config.office.as_deref());
         store.fold_ids().await?;
         let converted = store
             .convert_legacy_rows()

@@ -91,16 +91,28 @@ impl Notice {
         }
     }
 
-    pub fn claim_decided(item_id: ItemId, title: &str, accepted: bool) -> Self {
-        let text = if accepted {
-            format!("Your claim on “{title}” is accepted: the item is yours to collect.")
-        } else {
-            format!("Your claim on “{title}” was not accepted.")
-        };
+    /// A claim accepted: the item is the claimant's to collect, from where it is kept, at the
+    /// office (`LOSTFOUND_OFFICE`) when one is set.
+    pub fn claim_accepted(item_id: ItemId, title: &str, place: Option<&str>, office: Option<&str>) -> Self {
+        let mut text = format!("Your claim on “{title}” is accepted: the item is yours to collect.");
+        if let Some(place) = place {
+            text.push_str(&format!(" It is kept at: {place}."));
+        }
+        if let Some(office) = office {
+            text.push_str(&format!(" Collect it at: {office}"));
+        }
         Self {
             kind: NoticeKind::ClaimDecided,
             item_id,
             text,
+        }
+    }
+
+    pub fn claim_refused(item_id: ItemId, title: &str) -> Self {
+        Self {
+            kind: NoticeKind::ClaimDecided,
+            item_id,
+            text: format!("Your claim on “{title}” was not accepted."),
         }
     }
 }

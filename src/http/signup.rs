@@ -38,7 +38,8 @@ pub fn router() -> Router<AppState> {
         .route("/password-reset/confirm", post(confirm_reset))
 }
 
-/// What the web app offers: `{ signup, signupDomains, oidc: { name } | null, passwordReset }`.
+/// What the web app offers: `{ signup, signupDomains, oidc: { name } | null, passwordReset,
+/// office }`.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = Config)]
@@ -51,6 +52,8 @@ pub struct ConfigJson<'a> {
     oidc: Option<OidcJson<'a>>,
     /// Whether a forgotten password can be reset by email (email is configured).
     password_reset: bool,
+    /// Where and when people collect what they claimed (`LOSTFOUND_OFFICE`), if set.
+    office: Option<&'a str>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -74,6 +77,7 @@ async fn config(State(state): State<AppState>) -> Response {
             name: &accounts.oidc_name,
         }),
         password_reset: state.config.mails_links(),
+        office: state.config.office.as_deref(),
     };
     Json(body).into_response()
 }

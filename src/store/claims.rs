@@ -19,7 +19,7 @@ macro_rules! claim_columns {
 /// that starts later sees this claim and rejects it with the others.
 const CLAIMABLE: &str = "UPDATE items SET status = status WHERE id = $1 \
      RETURNING created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL";
-const TITLE: &str = "SELECT title FROM items WHERE id = $1";
+const TITLE_AND_PLACE: &str = "SELECT title, storage_place FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
     "INSERT INTO claims (item_id, claimant, message, status, created_at) \
@@ -257,13 +257,17 @@ impl Store {
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
         let (item, accepted) = (claim.item_id, claim.status == ClaimStatus::Accepted);
-        let (title,): (String,) = tx.row(TITLE, &[item.get().into()]).await?;
-        let decided = Notice::claim_decided(item, &title, accepted);
+        let (title, place): (String, Option<String>) = tx.row(TITLE_AND_PLACE, &[item.get().into()]).await?;
+        let decided = if accepted {
+            Notice::claim_accepted(item, &title, place.as_deref(), self.office.as_deref())
+        } else {
+            Notice::claim_refused(item, &title)
+        };
         let mut notified = vec![self.notify_user(tx, &claim.claimant, &decided, now).await?];
         if accepted {
             let others = [item.get().into(), claim.id.get().into(), now.into(), actor.into()];
             let rejected: Vec<(String,)> = tx.rows(REJECT_OTHERS, &others).await?;
-            let refused = Notice::claim_decided(item, &title, false);
+            let refused = Notice::claim_refused(item, &title);
             for (claimant,) in &rejected {
                 notified.push(self.notify_user(tx, claimant, &refused, now).await?);
             }

@@ -71,6 +71,9 @@ pub struct Store {
     /// Whether mail with links about an account (to verify a new address) is queued: email
     /// is configured, and the public URL the links point to is known.
     account_links: bool,
+    /// Where people collect what they claimed (`LOSTFOUND_OFFICE`), told with each accepted
+    /// claim.
+    office: Option<std::sync::Arc<str>>,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -182,6 +185,7 @@ impl Store {
             mail_wanted: Arc::default(),
             mail_outbox: false,
             account_links: false,
+            office: None,
         })
     }
 

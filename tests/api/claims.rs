@@ -343,3 +343,35 @@ async fn a_claim_opened_during_a_handover_is_never_left_open() {
         assert_eq!(open, ["0"], "trial {trial}: a claim left open on a returned item");
     }
 }
+
+/// With `LOSTFOUND_OFFICE` set, an accepted claim says where the item is kept and where and
+/// how to collect it; the web app reads the office from `/api/config`.
+#[tokio::test]
+async fn an_accepted_claim_says_where_to_collect_the_item() {
+    let office = "Student Union, room 12, Mon–Fri 9–17; bring your student card";
+    let app = TestApp::start_with(TestDb::new().await, |config| config.office = Some(office.into())).await;
+    assert_eq!(app.client().get("/api/config").await.1["office"], office);
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let item = found_item(&admin, &finder).await;
+    let (status, _) = admin
+        .patch(&format!("/api/items/{item}"), json!({ "storagePlace": "Shelf B4" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, claim_made) = claim(&owner, item, "Mine: a keyring inside").await;
+    let (status, _) = admin
+        .patch(
+            &format!("/api/claims/{}", claim_made["id"]),
+            json!({ "status": "accepted" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, told) = owner.get("/api/notifications").await;
+    assert_eq!(
+        told[0]["text"],
+        format!(
+            "Your claim on “Grey backpack” is accepted: the item is yours to collect. It is kept at: Shelf B4. Collect it at: {office}"
+        )
+    );
+}

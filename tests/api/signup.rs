@@ -80,7 +80,7 @@ async fn signing_up_mails_a_link_that_verifies_the_address_and_logs_in() {
     let (_, config) = app.client().get("/api/config").await;
     assert_eq!(
         config,
-        json!({ "signup": true, "signupDomains": [], "oidc": null, "passwordReset": true })
+        json!({ "signup": true, "signupDomains": [], "oidc": null, "passwordReset": true, "office": null })
     );
 
     let nina = app.client();

@@ -74,10 +74,13 @@ export class Mine {
     const claims = await attempt("GET", "/api/claims");
     if (!claims) return;
     const titles = await itemTitles(claims.map((c) => c.itemId));
+    // Where to collect what was handed over, when the office says (LOSTFOUND_OFFICE).
+    const office = this.state.access?.office;
     const entries = claims.map((claim) =>
       h("li", {},
         h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, titles.get(claim.itemId)),
-        ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`));
+        ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`,
+        claim.status === "accepted" && office ? h("p", { class: "meta" }, `Collect it at: ${office}`) : null));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;
   }

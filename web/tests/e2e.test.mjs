@@ -15,7 +15,8 @@ const PHOTO = Buffer.from(
 );
 const TITLE = "Red water bottle";
 
-const service = useService();
+const OFFICE = "Student Union, room 12, Mon–Fri 9–17; bring your student card";
+const service = useService({ env: () => ({ LOSTFOUND_OFFICE: OFFICE }) });
 const open = (path, options) => service.open(path, options);
 
 /** What the page keeps in the browser's storage. */
@@ -213,6 +214,13 @@ test("an item's view shows what may match it, and the owner claims a found item 
   const named = report.locator(".card-matches", { hasText: "May have been found:" });
   await named.getByText(/\(\d+ m\)/).waitFor();
   await screenshot(page, "my-claims-desktop");
+
+  // Handed over: her claim says where to collect it.
+  await admin("PATCH", `/api/claims/${claim.id}`, { status: "accepted" });
+  await page.getByRole("navigation").getByRole("link", { name: "Browse" }).click();
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await mine.getByText("accepted: collect it from the office").waitFor();
+  await mine.getByText(`Collect it at: ${OFFICE}`).waitFor();
   await named.getByRole("button", { name: "Green umbrella", exact: true }).click();
   await dialog.getByRole("heading", { name: "Green umbrella", exact: true }).waitFor();
   noPageErrors(page);
