@@ -90,6 +90,12 @@ pub struct ClaimFilter<'a> {
 }
 
 impl Store {
+    /// Tells each accepted claim where to collect the item (`LOSTFOUND_OFFICE`).
+    pub fn with_office(mut self, office: Option<&str>) -> Self {
+        self.office = office.map(Into::into);
+        self
+    }
+
     /// Opens a claim on a found, approved item not yet returned, unless the claimant reported
     /// it or has an open claim on it already.
     pub async fn open_claim(

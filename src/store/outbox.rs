@@ -49,12 +49,6 @@ impl Store {
         self
     }
 
-    /// Tells each accepted claim where to collect the item (`LOSTFOUND_OFFICE`).
-    pub fn with_office(mut self, office: Option<&str>) -> Self {
-        self.office = office.map(Into::into);
-        self
-    }
-
     /// When the next queued message (a notification, or mail about an account) is due
     /// (epoch ms), if any is queued.
     pub async fn next_mail_due(&self) -> Result<Option<i64>, StoreError> {
