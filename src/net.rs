@@ -4,6 +4,7 @@
 use std::{
     fmt,
     net::{IpAddr, Ipv6Addr},
+    sync::Arc,
 };
 
 use axum::http::HeaderMap;
@@ -55,15 +56,19 @@ impl fmt::Display for AddressKey {
 
 /// Networks known to be shared by many people (a campus behind a few NAT addresses): each
 /// limit counted per address allows `factor` times as much from them.
+/// (Cheap to clone: the real-time limits, cloned for every event, hold one.)
 #[derive(Debug, Clone, Default)]
 pub struct SharedNetworks {
-    networks: Vec<IpNet>,
+    networks: Arc<[IpNet]>,
     factor: u32,
 }
 
 impl SharedNetworks {
     pub fn new(networks: Vec<IpNet>, factor: u32) -> Self {
-        Self { networks, factor }
+        Self {
+            networks: networks.into(),
+            factor,
+        }
     }
 
     pub fn factor(&self) -> u32 {

@@ -13,11 +13,11 @@ use super::{
     current_user::{Admin, SignedIn},
     extract::{ClientAddr, JsonObject},
     schemas,
-    session::with_cookies,
+    session::{admit, with_cookies},
     views::{AccountJson, OkJson},
 };
 use crate::{
-    auth::{AccountError, ThrottleDecision, add_user, set_password, unlock},
+    auth::{AccountError, add_user, set_password, unlock},
     domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset},
     error::{AppError, Result},
     state::AppState,
@@ -158,7 +158,7 @@ async fn unlock_account(State(state): State<AppState>, _: Admin, Path(uid): Path
         (status = 401, response = schemas::LoginRequired),
         (status = 403, description = "Wrong password (or a cross-site request)", body = schemas::ErrorBody),
         (status = 413, response = schemas::TooLarge),
-        (status = 429, description = "Too many failed login attempts; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 429, response = schemas::FailedLogins),
     ))]
 async fn change_own_password(
     State(state): State<AppState>,
@@ -170,10 +170,7 @@ async fn change_own_password(
     let change = PasswordChange::parse(&body.fields)?;
     // Guessing the current password with a stolen session is guessing a login: the same
     // counts and limits.
-    let attempt = match state.throttle.admit(&session.user.id, addr, &headers).await? {
-        ThrottleDecision::Allowed(attempt) => attempt,
-        ThrottleDecision::Refused { retry_after_secs } => return Err(AppError::failed_logins(retry_after_secs)),
-    };
+    let attempt = admit(&state, &session.user.id, addr, &headers).await?;
     let stored = state
         .store
         .login_record(&session.user.id)

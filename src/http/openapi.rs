@@ -79,7 +79,7 @@ use crate::{json, state::AppState};
         ),
         responses(
             schemas::BadItemId, schemas::LoginRequired, schemas::AdminOnly, schemas::CrossSite, schemas::NoItem,
-            schemas::NoUser, schemas::NoClaim, schemas::AlreadyDecided, schemas::TooLarge, schemas::NotModified,
+            schemas::NoUser, schemas::NoClaim, schemas::AlreadyDecided, schemas::TooLarge, schemas::TooManyRequests, schemas::FailedLogins, schemas::NotModified,
         ),
     ),
     modifiers(&SessionCookie),

@@ -54,6 +54,8 @@ error_responses! {
     NoClaim => "Claim not found",
     AlreadyDecided => "Claim already decided",
     TooLarge => "Request body too large",
+    TooManyRequests => "Too many requests from this address; see `Retry-After`",
+    FailedLogins => "Too many failed logins; see `Retry-After`",
 }
 
 fn error_response(description: &str) -> RefOr<Response> {

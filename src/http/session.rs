@@ -1,5 +1,7 @@
 //! `/api/me` (and the user's email address), `/api/login`, `/api/logout`.
 
+use std::net::IpAddr;
+
 use axum::{
     Json, Router,
     extract::State,
@@ -15,7 +17,7 @@ use super::{
     views::{EmailJson, EmailSavedJson, LoginJson, MeJson, OkJson},
 };
 use crate::{
-    auth::ThrottleDecision,
+    auth::{Attempt, ThrottleDecision},
     domain::{Credentials, EmailChange},
     error::{AppError, Result},
     json::UserJson,
@@ -70,7 +72,7 @@ async fn email(State(state): State<AppState>, SignedIn(session): SignedIn) -> Re
         (status = 200, description = "Logged in; `Set-Cookie: sid=…`", body = LoginJson),
         (status = 400, description = "ID and password required", body = schemas::ErrorBody),
         (status = 401, description = "Invalid password", body = schemas::ErrorBody),
-        (status = 429, description = "Too many failed logins; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 429, response = schemas::FailedLogins),
         (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
     ))]
 async fn login(
@@ -80,10 +82,7 @@ async fn login(
     body: JsonObject,
 ) -> Result<Response> {
     let credentials = Credentials::parse(&body.fields)?;
-    let attempt = match state.throttle.admit(credentials.id(), addr, &headers).await? {
-        ThrottleDecision::Allowed(attempt) => attempt,
-        ThrottleDecision::Refused { retry_after_secs } => return Err(AppError::failed_logins(retry_after_secs)),
-    };
+    let attempt = admit(&state, credentials.id(), addr, &headers).await?;
     // An id that cannot exist is checked like an unknown one: same answer, same work.
     let record = match credentials.account() {
         Some(id) => state.store.login_record(id.as_str()).await?,
@@ -109,6 +108,15 @@ async fn login(
     let session = state.sessions.start(&user.id, &headers).await?;
     let cookies = std::iter::once(session).chain(device);
     Ok(with_cookies(Json(LoginJson::new(&user)), cookies))
+}
+
+/// Counts an attempt at `account_id`'s password (a login, or the current password given to
+/// change it) with the login throttle; 429 when it is refused.
+pub(super) async fn admit(state: &AppState, account_id: &str, addr: IpAddr, headers: &HeaderMap) -> Result<Attempt> {
+    match state.throttle.admit(account_id, addr, headers).await? {
+        ThrottleDecision::Allowed(attempt) => Ok(attempt),
+        ThrottleDecision::Refused { retry_after_secs } => Err(AppError::failed_logins(retry_after_secs)),
+    }
 }
 
 /// Ends the session, if any.

@@ -91,7 +91,7 @@ async fn config(State(state): State<AppState>) -> Response {
         (status = 403, description = "Sign-up is closed (or a cross-site request)", body = schemas::ErrorBody),
         (status = 409, description = "Id already taken", body = schemas::ErrorBody),
         (status = 413, response = schemas::TooLarge),
-        (status = 429, description = "Too many requests from this address; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 429, response = schemas::TooManyRequests),
     ))]
 async fn signup(State(state): State<AppState>, ClientAddr(addr): ClientAddr, body: JsonObject) -> Result<Json<OkJson>> {
     let policy = &state.config.accounts.signup;
@@ -132,7 +132,7 @@ async fn verify(State(state): State<AppState>, headers: HeaderMap, body: JsonObj
         (status = 200, description = "A link is on its way, if the address has an account", body = OkJson),
         (status = 400, description = "Invalid email", body = schemas::ErrorBody),
         (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
-        (status = 429, description = "Too many requests from this address; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 429, response = schemas::TooManyRequests),
     ))]
 async fn request_reset(
     State(state): State<AppState>,
@@ -153,7 +153,7 @@ async fn request_reset(
         (status = 200, description = "The password is set", body = OkJson),
         (status = 400, description = "Invalid or expired link, Password must be at least 8 characters, …", body = schemas::ErrorBody),
         (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
-        (status = 429, description = "Too many requests from this address; see `Retry-After`", body = schemas::ErrorBody),
+        (status = 429, response = schemas::TooManyRequests),
     ))]
 async fn confirm_reset(
     State(state): State<AppState>,

@@ -157,6 +157,11 @@ impl SessionSockets {
         }
     }
 
+    /// Whether no socket here speaks for a session.
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.lock().expect("never poisoned").is_empty()
+    }
+
     /// The sockets of the sessions among `ended` that this node holds, forgotten here.
     pub(super) fn take(&self, ended: &[String]) -> Vec<Sid> {
         let mut held = self.0.lock().expect("never poisoned");

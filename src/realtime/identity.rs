@@ -39,6 +39,10 @@ async fn follow_once<A: Adapter>(
     state: &AppState,
     sockets: &SessionSockets,
 ) -> Result<(), crate::store::StoreError> {
+    // Nothing to end: no read. (A session ended meanwhile is still in the log next time.)
+    if sockets.is_empty() {
+        return Ok(());
+    }
     let now = now_ms();
     let mut ended = state.store.sessions_ended_since(now - LOOK_BACK_MS).await?;
     let idle_limit_ms = state.sessions.idle_limit_ms();

@@ -476,13 +476,7 @@ async fn guessing_the_current_password_is_throttled_like_a_login() {
         assert!(refused.headers.contains_key("retry-after"));
     }
     // From another address the account is open, with its password unchanged.
-    let elsewhere = TestClient {
-        http: reqwest::Client::builder()
-            .local_address(std::net::IpAddr::from([127, 0, 0, 9]))
-            .build()
-            .unwrap(),
-        base: app.url(""),
-    };
+    let elsewhere = client_at(&app, "127.0.0.9");
     assert_eq!(
         elsewhere.login("alice", &password_of("alice")).await.0,
         StatusCode::OK,

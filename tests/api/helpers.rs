@@ -1,7 +1,10 @@
 //! The test harness: a real server on port 0 over a fresh database (SQLite, or PostgreSQL
 //! when `TEST_DATABASE_URL` is set), and HTTP clients that keep cookies.
 
-use std::{net::SocketAddr, time::Duration};
+use std::{
+    net::{IpAddr, SocketAddr},
+    time::Duration,
+};
 
 use lostfound::{
     App,
@@ -537,4 +540,16 @@ pub async fn session_cookie(app: &TestApp, id: &str) -> String {
         .unwrap();
     let set_cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
     set_cookie.split(';').next().unwrap().to_owned()
+}
+
+/// A client with a cookie jar of its own whose connections come from `addr` (127.0.0.x).
+pub fn client_at(app: &TestApp, addr: &str) -> TestClient {
+    TestClient {
+        http: reqwest::Client::builder()
+            .cookie_store(true)
+            .local_address(addr.parse::<IpAddr>().unwrap())
+            .build()
+            .unwrap(),
+        base: app.url(""),
+    }
 }

@@ -3,7 +3,7 @@
 //! an account. Mail goes to the tests' own SMTP server; links are read from it.
 
 use std::{
-    net::{IpAddr, Ipv4Addr},
+    net::Ipv4Addr,
     time::{Duration, Instant},
 };
 
@@ -375,12 +375,9 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 
 /// How long `path` takes to answer `body`, from a client at source address `from`.
 async fn time_request(app: &TestApp, from: Ipv4Addr, path: &str, body: &Value) -> Duration {
-    let client = reqwest::Client::builder()
-        .local_address(IpAddr::V4(from))
-        .build()
-        .unwrap();
+    let client = client_at(app, &from.to_string());
     let started = Instant::now();
-    let response = client.post(app.url(path)).json(body).send().await.unwrap();
+    let response = client.http.post(app.url(path)).json(body).send().await.unwrap();
     let elapsed = started.elapsed();
     assert_eq!(response.status(), StatusCode::OK, "{}", response.text().await.unwrap());
     elapsed

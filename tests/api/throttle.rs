@@ -2,10 +2,7 @@
 //! shared networks, and trusted devices — and never a lockout of the right person from
 //! another address, nor of a campus behind one address.
 
-use std::{
-    net::IpAddr,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
 use reqwest::{
     StatusCode,
@@ -308,18 +305,6 @@ fn client_from(app: &TestApp, addr: &str) -> TestClient {
         http: reqwest::Client::builder()
             .cookie_store(true)
             .default_headers(headers)
-            .build()
-            .unwrap(),
-        base: app.url(""),
-    }
-}
-
-/// A client with a cookie jar of its own whose connections come from `addr` (127.0.0.x).
-fn client_at(app: &TestApp, addr: &str) -> TestClient {
-    TestClient {
-        http: reqwest::Client::builder()
-            .cookie_store(true)
-            .local_address(addr.parse::<IpAddr>().unwrap())
             .build()
             .unwrap(),
         base: app.url(""),
