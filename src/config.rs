@@ -1,9 +1,11 @@
 //! The command line. Each setting is declared once, as a clap flag with its environment
 //! variable and default: [`Config`] *is* the `serve` command's arguments.
 
-use std::{net::SocketAddr, path::PathBuf};
+use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+use crate::domain::{HoldPolicy, ItemStatus, User, Visibility};
 
 #[derive(Debug, Parser)]
 #[command(name = "lostfound", version, about = "Lost-item reporting service")]
@@ -92,6 +94,9 @@ pub struct Config {
     /// app and in every "your claim was accepted" notification.
     #[arg(long, env = "LOSTFOUND_OFFICE")]
     pub office: Option<String>,
+
+    #[command(flatten)]
+    pub custody: CustodyConfig,
 
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
@@ -229,6 +234,66 @@ pub struct LimitsConfig {
     /// messages that fit, of the latest 200.
     #[arg(long, env = "LOSTFOUND_HISTORY_BYTES", default_value_t = 512 << 10)]
     pub history_bytes: usize,
+}
+
+/// How long found items are kept, and which reports everyone may read.
+#[derive(Debug, Clone, Args)]
+pub struct CustodyConfig {
+    /// Days a found item is kept from its report before it is due for disposal.
+    #[arg(long, env = "LOSTFOUND_HOLD_DAYS", default_value_t = 90,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::domain::MAX_HOLD_DAYS)))]
+    pub hold_days: u32,
+
+    /// Days by category, comma-separated, ignoring case (`food=0,phone=180`; 0: due at once).
+    #[arg(long, env = "LOSTFOUND_HOLD_DAYS_BY_CATEGORY", default_value = "",
+          value_parser = HoldPolicy::parse_categories)]
+    pub hold_days_by_category: HashMap<String, u32>,
+
+    /// The review states everyone may read, comma-separated: `approved` keeps pending and
+    /// rejected reports (and their photos) to their reporter and staff.
+    #[arg(long, env = "LOSTFOUND_PUBLIC_STATES", value_delimiter = ',',
+          default_value = "pending,approved,rejected", value_parser = parse_public_state)]
+    pub public_states: Vec<ItemStatus>,
+}
+
+impl CustodyConfig {
+    /// Approved reports are what the service is for: they are always public.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if !self.public_states.contains(&ItemStatus::Approved) {
+            anyhow::bail!("LOSTFOUND_PUBLIC_STATES must include approved");
+        }
+        Ok(())
+    }
+
+    pub fn hold(&self) -> HoldPolicy {
+        HoldPolicy {
+            default_days: self.hold_days,
+            by_category: self.hold_days_by_category.clone(),
+        }
+    }
+
+    /// What `viewer` may read, when it is not everything: the public states, and the
+    /// viewer's own reports; staff read everything.
+    pub fn visibility(&self, viewer: Option<&User>) -> Option<Visibility> {
+        let everything = [ItemStatus::Pending, ItemStatus::Approved, ItemStatus::Rejected]
+            .iter()
+            .all(|state| self.public_states.contains(state));
+        if everything || viewer.is_some_and(|user| user.is_admin) {
+            return None;
+        }
+        Some(Visibility {
+            states: self.public_states.clone(),
+            reporter: viewer.map(|user| user.id.clone()),
+        })
+    }
+}
+
+/// A review state, for `LOSTFOUND_PUBLIC_STATES`.
+fn parse_public_state(value: &str) -> Result<ItemStatus, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{value:?} is not pending, approved or rejected"))
 }
 
 /// Where notifications are emailed through; no email without an SMTP server.

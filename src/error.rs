@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::{
     causes::describe,
     config::Mode,
-    domain::{ClaimRefusal, ItemNotFound, ValidationError},
+    domain::{ClaimRefusal, CustodyRefusal, ItemNotFound, ValidationError},
     store::StoreError,
 };
 
@@ -128,6 +128,17 @@ impl From<ClaimRefusal> for AppError {
             ClaimRefusal::NotClaimable => Self::invalid("Item cannot be claimed"),
             ClaimRefusal::AlreadyOpen => Self::Conflict("Claim already open"),
             ClaimRefusal::NotOpen => Self::Conflict("Claim already decided"),
+        }
+    }
+}
+
+impl From<CustodyRefusal> for AppError {
+    fn from(refusal: CustodyRefusal) -> Self {
+        match refusal {
+            CustodyRefusal::NoItem => Self::NotFound(ItemNotFound::MESSAGE),
+            CustodyRefusal::NotReporter => Self::NotAllowed("Not your report"),
+            CustodyRefusal::CannotDispose => Self::invalid("Item cannot be disposed"),
+            CustodyRefusal::CannotClose => Self::invalid("Item cannot be closed"),
         }
     }
 }

@@ -61,12 +61,15 @@ impl App {
     /// listening socket.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         config.check_accounts()?;
+        config.custody.check()?;
         let mailer = mail::Mailer::from_config(&config.mail, config.public_url.as_deref())?;
         let mut store = Store::connect(&config.database.url, Create::IfMissing).await?;
         if let Some(mailer) = &mailer {
             store = store.with_mail_outbox(mailer.mails_links());
         }
-        store = store.with_office(config.office.as_deref());
+        store = store
+            .with_office(config.office.as_deref())
+            .with_holding(config.custody.hold());
         store.fold_ids().await?;
         let converted = store
             .convert_legacy_rows()

@@ -18,6 +18,11 @@ pub fn format_ms(ms: i64) -> String {
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
 }
 
+/// The UTC day of epoch milliseconds, `YYYY-MM-DD`.
+pub fn format_day(ms: i64) -> String {
+    format_ms(ms)[..10].to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -26,6 +31,7 @@ mod tests {
     fn formats_with_milliseconds_in_utc() {
         assert_eq!(format_ms(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(format_ms(1_737_109_800_007), "2025-01-17T10:30:00.007Z");
+        assert_eq!(format_day(1_737_109_800_007), "2025-01-17");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use super::ValidationError;
+use super::{ValidationError, bounded_text};
 
 pub struct Fields<'a>(pub &'a Map<String, Value>);
 
@@ -31,6 +31,14 @@ impl<'a> Fields<'a> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => s.parse().map(Some),
             Some(other) => other.to_string().parse().map(Some),
+        }
+    }
+
+    /// A free-text field checked by [`bounded_text`]; `None` when absent, `null` or blank.
+    pub fn text(&self, key: &'static str, max: usize) -> Result<Option<String>, ValidationError> {
+        match self.string(key)? {
+            Some(value) => bounded_text(key, value, max),
+            None => Ok(None),
         }
     }
 

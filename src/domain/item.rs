@@ -4,7 +4,7 @@ use std::{fmt, str::FromStr};
 
 use serde_json::{Map, Value, json};
 
-use super::{ClaimId, Fields, NewPhoto, ValidationError, bounded_text};
+use super::{ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, ValidationError, bounded_text};
 
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
@@ -172,8 +172,23 @@ pub struct Item {
     pub created_by: String,
     /// When the item went back to its owner, in epoch milliseconds.
     pub returned_at: Option<i64>,
+    /// Who handed it in at the desk (private: staff only).
+    pub finder: Option<Finder>,
+    /// Until when a found item is kept (epoch ms), by the holding periods configured now.
+    pub hold_until: Option<i64>,
+    /// What became of a found item nobody claimed.
+    pub disposal: Option<Disposal>,
+    /// When its reporter or staff closed the report, in epoch milliseconds.
+    pub closed_at: Option<i64>,
     /// Grows with every change of the item; with the id it names one state of it.
     pub version: i64,
+}
+
+impl Item {
+    /// Neither returned, disposed nor closed: it may still match, be claimed or be closed.
+    pub fn is_open(&self) -> bool {
+        self.returned_at.is_none() && self.disposal.is_none() && self.closed_at.is_none()
+    }
 }
 
 /// A checked report of a lost or found item, made only by [`NewItem::parse`].
@@ -188,11 +203,25 @@ pub struct NewItem {
     lng: f64,
     radius: f64,
     storage_place: Option<String>,
+    /// `pending` unless staff log it at the desk.
+    status: ItemStatus,
+    finder: Option<Finder>,
 }
 
 impl NewItem {
-    /// Checks the body of `POST /api/items`. Decodes the photo, if any: CPU-heavy.
+    /// Checks the body of `POST /api/items`. Decodes the photo, if any: CPU-heavy. `status`
+    /// and `finder` are not read: a report waits for review (the contract's assigned state).
     pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        Self::parse_as(body, false)
+    }
+
+    /// Checks the body of `POST /api/items` sent by staff, who may log an item handed in at
+    /// the desk: `status` (`approved` needs no review) and its `finder`.
+    pub fn parse_intake(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        Self::parse_as(body, true)
+    }
+
+    fn parse_as(body: &Map<String, Value>, staff: bool) -> Result<Self, ValidationError> {
         let f = Fields(body);
         let missing = |field| ValidationError::new(field, "Required fields missing");
         let title = f.string("title")?;
@@ -209,13 +238,27 @@ impl NewItem {
             title,
             lat: lat.ok_or_else(|| missing("lat"))?,
             lng: lng.ok_or_else(|| missing("lng"))?,
-            desc: optional_text(&f, "desc", MAX_DESC)?,
-            cat: optional_text(&f, "cat", MAX_CAT)?,
+            desc: f.text("desc", MAX_DESC)?,
+            cat: f.text("cat", MAX_CAT)?,
             kind: f.parsed("kind")?.unwrap_or_default(),
             photo,
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?.unwrap_or(0.0),
-            storage_place: optional_text(&f, "storagePlace", MAX_STORAGE_PLACE)?,
+            storage_place: f.text("storagePlace", MAX_STORAGE_PLACE)?,
+            status: if staff { f.parsed("status")? } else { None }.unwrap_or(ItemStatus::Pending),
+            finder: if staff {
+                Finder::parse(body.get("finder"))?
+            } else {
+                None
+            },
         })
+    }
+
+    pub fn status(&self) -> ItemStatus {
+        self.status
+    }
+
+    pub fn finder(&self) -> Option<&Finder> {
+        self.finder.as_ref()
     }
 
     pub fn title(&self) -> &str {
@@ -271,7 +314,7 @@ impl ItemPatch {
         let f = Fields(body);
         let status = f.parsed::<ItemStatus>("status")?;
         let storage_place = if f.has("storagePlace") {
-            Some(optional_text(&f, "storagePlace", MAX_STORAGE_PLACE)?)
+            Some(f.text("storagePlace", MAX_STORAGE_PLACE)?)
         } else {
             None
         };
@@ -282,7 +325,7 @@ impl ItemPatch {
             });
         }
         // A reason goes with a rejection only.
-        let reason = optional_text(&f, "reason", MAX_REASON)?;
+        let reason = f.text("reason", MAX_REASON)?;
         if reason.is_some() && status != Some(ItemStatus::Rejected) {
             return Err(ValidationError::new("reason", "Invalid reason"));
         }
@@ -317,12 +360,17 @@ pub enum ItemChange<'a> {
         claim: ClaimId,
         to: &'a str,
     },
+    Disposed(&'a NewDisposal),
+    Closed {
+        reason: Option<&'a str>,
+    },
     Deleted,
 }
 
 impl ItemChange<'_> {
     /// The log entry: a JSON object of the API's field names and their new values
     /// (`null` for a cleared storage place), `{"handedOver":{"claim":3,"to":"alice"}}` or
+    /// `{"disposal":{"method":"donated","note":null}}`, `{"closed":{"reason":"…"}}` or
     /// `{"deleted":true}`.
     pub fn to_json(self) -> String {
         let entry = match self {
@@ -340,16 +388,13 @@ impl ItemChange<'_> {
                 Value::Object(entry)
             }
             Self::HandedOver { claim, to } => json!({ "handedOver": { "claim": claim.get(), "to": to } }),
+            Self::Disposed(disposal) => {
+                json!({ "disposal": { "method": disposal.method.as_str(), "note": disposal.note } })
+            }
+            Self::Closed { reason } => json!({ "closed": { "reason": reason } }),
             Self::Deleted => json!({ "deleted": true }),
         };
         entry.to_string()
-    }
-}
-
-fn optional_text(f: &Fields<'_>, field: &'static str, max: usize) -> Result<Option<String>, ValidationError> {
-    match f.string(field)? {
-        Some(value) => bounded_text(field, value, max),
-        None => Ok(None),
     }
 }
 
@@ -386,6 +431,16 @@ mod tests {
             assert_eq!(item.photo, None);
         }
         assert!(new_item(json!({"title": "x", "lat": 0, "lng": 0, "imgData": "data:"})).is_err());
+    }
+
+    #[test]
+    fn only_staff_log_an_item_at_the_desk() {
+        let body = json!({"title": "x", "lat": 0, "lng": 0, "status": "approved", "finder": {"name": "Ann"}});
+        let report = NewItem::parse(body.as_object().unwrap()).unwrap();
+        assert_eq!((report.status, report.finder), (ItemStatus::Pending, None));
+        let intake = NewItem::parse_intake(body.as_object().unwrap()).unwrap();
+        assert_eq!(intake.status, ItemStatus::Approved);
+        assert_eq!(intake.finder.unwrap().name.as_deref(), Some("Ann"));
     }
 
     #[test]

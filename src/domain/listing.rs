@@ -4,7 +4,7 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
-use super::{ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words};
+use super::{Item, ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words};
 
 /// Words a search may have.
 pub const MAX_WORDS: usize = 16;
@@ -35,6 +35,23 @@ pub struct ItemFilter {
     pub created_by: Option<String>,
     /// Only these items (empty: any).
     pub ids: Vec<ItemId>,
+    /// Not the items one user reported (a user's own reports never match each other).
+    pub not_created_by: Option<String>,
+    /// Only items neither returned, disposed nor closed.
+    pub open: bool,
+    /// Only found items in custody (not rejected, neither returned, disposed nor closed)
+    /// whose holding period ended by this time (epoch ms).
+    pub due_at: Option<i64>,
+    /// What the caller may see; `None`: everything.
+    pub visible: Option<Visibility>,
+}
+
+/// The items someone may read when not every state is public: those in a public state, and
+/// their own reports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Visibility {
+    pub states: Vec<ItemStatus>,
+    pub reporter: Option<String>,
 }
 
 /// Items whose circle comes within `within` meters of a point.
@@ -43,6 +60,12 @@ pub struct Near {
     pub lat: f64,
     pub lng: f64,
     pub within: f64,
+}
+
+impl Visibility {
+    pub fn admits(&self, item: &Item) -> bool {
+        self.states.contains(&item.status) || self.reporter.as_deref() == Some(item.created_by.as_str())
+    }
 }
 
 /// Where a page starts: after the item last shown (newest first, by `created_at` then `id`).
@@ -77,6 +100,9 @@ impl Cursor {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListRequest {
     pub filter: ItemFilter,
+    /// `due=true`: the found items due for disposal (staff only; the caller sets
+    /// `filter.due_at` once allowed).
+    pub due: bool,
     /// At most this many items, or all of them.
     pub limit: Option<u32>,
     pub after: Option<Cursor>,
@@ -133,14 +159,19 @@ impl ListRequest {
                     .map_err(invalid("until", "Invalid until"))?,
                 created_by: given("createdBy").map(str::to_owned),
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
+                open: given("open")
+                    .map(|v| parse_flag("open", v))
+                    .transpose()?
+                    .unwrap_or(false),
+                ..ItemFilter::default()
             },
+            due: given("due").map(|v| parse_flag("due", v)).transpose()?.unwrap_or(false),
             limit,
             after: given("cursor").map(Cursor::decode).transpose()?,
         })
     }
 }
 
-/// `ids=3,17,42`: 1 to [`MAX_IDS`] item ids.
 /// The words of a search: at most [`MAX_WORDS`] (each costs a pass over the items; more
 /// are refused before any is folded past the limit).
 fn parse_words(q: &str) -> Result<Vec<String>, ValidationError> {
@@ -151,6 +182,16 @@ fn parse_words(q: &str) -> Result<Vec<String>, ValidationError> {
     Ok(words)
 }
 
+/// `true` or `false`; anything else is `Invalid NAME`.
+fn parse_flag(name: &'static str, value: &str) -> Result<bool, ValidationError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ValidationError::new(name, format!("Invalid {name}"))),
+    }
+}
+
+/// `ids=3,17,42`: 1 to [`MAX_IDS`] item ids.
 fn parse_ids(value: &str) -> Result<Vec<ItemId>, ValidationError> {
     let ids: Option<Vec<ItemId>> = value.split(',').map(|id| ItemId::parse(id.trim()).ok()).collect();
     ids.filter(|ids| ids.len() <= MAX_IDS)
@@ -163,7 +204,7 @@ fn parse_point(value: &str) -> Option<(f64, f64)> {
     ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lng)).then_some((lat, lng))
 }
 
-fn parse_time(value: &str) -> Result<i64, ()> {
+pub(super) fn parse_time(value: &str) -> Result<i64, ()> {
     let time = OffsetDateTime::parse(value, &Rfc3339).map_err(drop)?;
     i64::try_from(time.unix_timestamp_nanos() / 1_000_000).map_err(drop)
 }
@@ -208,6 +249,8 @@ mod tests {
             ("until", "2025-01-18T00:00:00+01:00"),
             ("createdBy", "alice"),
             ("ids", "4, 2"),
+            ("open", "true"),
+            ("due", "true"),
             ("limit", "20"),
             ("cursor", &token),
         ])
@@ -229,6 +272,7 @@ mod tests {
         assert_eq!((f.since, f.until), (Some(1_737_109_800_000), Some(1_737_154_800_000)));
         assert_eq!(f.created_by.as_deref(), Some("alice"));
         assert_eq!(f.ids, [ItemId::new(4).unwrap(), ItemId::new(2).unwrap()]);
+        assert!(f.open && request.due);
         assert_eq!((request.limit, request.after), (Some(20), Some(cursor)));
     }
 
@@ -256,6 +300,8 @@ mod tests {
             (&[("ids", "1,x")], "Invalid ids"),
             (&[("ids", "0")], "Invalid ids"),
             (&[("ids", "1,,2")], "Invalid ids"),
+            (&[("open", "yes")], "Invalid open"),
+            (&[("due", "1")], "Invalid due"),
         ] {
             assert_eq!(error(query), text, "{query:?}");
         }

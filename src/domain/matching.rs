@@ -27,8 +27,9 @@ pub struct Match {
     pub distance: f64,
 }
 
-/// The items that may match `item`, as a list filter: approved, of the other kind, their
-/// circle within [`MARGIN_M`] of its circle, created within [`WINDOW_MS`] of it, of the same
+/// The items that may match `item`, as a list filter: approved, open (neither returned,
+/// disposed nor closed), of the other kind, not reported by the same user, their circle
+/// within [`MARGIN_M`] of its circle, created within [`WINDOW_MS`] of it, of the same
 /// category or none. (The store's `near` finds circles whose centre is within `within` plus
 /// their own radius.)
 pub fn candidates(item: &Item) -> ItemFilter {
@@ -47,6 +48,8 @@ pub fn candidates(item: &Item) -> ItemFilter {
         }),
         since: Some(item.created_at - WINDOW_MS),
         until: Some(item.created_at + WINDOW_MS + 1),
+        not_created_by: Some(item.created_by.clone()),
+        open: true,
         ..ItemFilter::default()
     }
 }
@@ -59,7 +62,12 @@ pub fn rank(item: &Item, candidates: Vec<Item>) -> Vec<Match> {
     let words = words_of(item);
     let mut matches: Vec<Match> = candidates
         .into_iter()
-        .filter(|other| other.id != item.id && categories_agree(item, other))
+        .filter(|other| {
+            other.id != item.id
+                && other.created_by != item.created_by
+                && other.is_open()
+                && categories_agree(item, other)
+        })
         .filter_map(|other| {
             let distance = distance_m((item.lat, item.lng), (other.lat, other.lng));
             let allowed = item.radius + other.radius + MARGIN_M;
@@ -125,8 +133,12 @@ mod tests {
             status: ItemStatus::Approved,
             storage_place: None,
             created_at: 1_000_000_000_000 + id,
-            created_by: "u".into(),
+            created_by: format!("reporter{id}"),
             returned_at: None,
+            finder: None,
+            hold_until: None,
+            disposal: None,
+            closed_at: None,
             version: 0,
         }
     }

@@ -3,9 +3,11 @@
 
 mod account;
 mod claim;
+mod custody;
 mod fields;
 pub mod geo;
 mod item;
+pub mod label;
 mod listing;
 pub mod matching;
 mod message;
@@ -14,15 +16,20 @@ mod photo;
 pub mod search;
 mod signup;
 mod sso;
+mod stats;
 mod user;
 
 use std::borrow::Cow;
 
 pub use account::{Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset};
 pub use claim::{Claim, ClaimId, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
+pub use custody::{
+    CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
+    parse_close_reason,
+};
 pub use fields::Fields;
 pub use item::{Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
-pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, parse_limit};
+pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Visibility, parse_limit};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{
     MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
@@ -30,6 +37,7 @@ pub use notification::{
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
 pub use sso::{SsoClaims, SsoIdentity};
+pub use stats::{Stats, StatsWindow};
 pub use user::{Credentials, DisplayName, Email, Password, User, UserId};
 
 /// A rejected input: the message clients see and the field it concerns.

@@ -21,6 +21,8 @@ pub enum NoticeKind {
     ClaimReceived,
     /// A claim of yours was accepted or rejected.
     ClaimDecided,
+    /// Administrators: new reports wait for review.
+    Review,
 }
 
 impl NoticeKind {
@@ -31,6 +33,7 @@ impl NoticeKind {
             Self::Match => "match",
             Self::ClaimReceived => "claimReceived",
             Self::ClaimDecided => "claimDecided",
+            Self::Review => "review",
         }
     }
 }
@@ -80,6 +83,31 @@ impl Notice {
             kind: NoticeKind::Match,
             item_id,
             text: format!("“{title}” was reported and may match one of your reports."),
+        }
+    }
+
+    /// To the owner of a lost report: a found item that may be it was approved (or their
+    /// report was, after the found item).
+    pub fn found_match(found: ItemId, found_title: &str, lost_title: &str) -> Self {
+        Self {
+            kind: NoticeKind::Match,
+            item_id: found,
+            text: format!("A found item “{found_title}” may be your “{lost_title}”."),
+        }
+    }
+
+    /// To administrators: `count` new reports arrived for review (the first of them
+    /// `first`) since the notice was written.
+    pub fn review_waiting(first: ItemId, count: i64) -> Self {
+        let text = if count == 1 {
+            "1 new report waits for review.".to_owned()
+        } else {
+            format!("{count} new reports wait for review.")
+        };
+        Self {
+            kind: NoticeKind::Review,
+            item_id: first,
+            text,
         }
     }
 

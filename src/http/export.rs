@@ -16,7 +16,7 @@ use crate::{
     domain::{Item, ListRequest},
     error::Result,
     state::AppState,
-    time::format_ms,
+    time::{format_ms, now_ms},
 };
 
 /// List parameters an export ignores.
@@ -24,7 +24,7 @@ const PAGING: [&str; 3] = ["limit", "cursor", "fields"];
 /// Items read from the database at a time.
 const BATCH: u32 = 500;
 
-const COLUMNS: [&str; 14] = [
+const COLUMNS: [&str; 21] = [
     "id",
     "kind",
     "status",
@@ -39,6 +39,13 @@ const COLUMNS: [&str; 14] = [
     "createdBy",
     "returnedAt",
     "hasPhoto",
+    "holdUntil",
+    "disposedAt",
+    "disposal",
+    "disposalNote",
+    "closedAt",
+    "finderName",
+    "finderContact",
 ];
 
 pub fn router() -> Router<AppState> {
@@ -58,7 +65,10 @@ pub fn router() -> Router<AppState> {
 async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     // Everything the filters select: paging and `fields` do not apply to a table.
-    let request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
+    let mut request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
+    if request.due {
+        request.filter.due_at = Some(now_ms());
+    }
     let header_row = stream::once(async { header_row() });
     let items = state
         .store
@@ -92,8 +102,10 @@ fn csv_bytes(write: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -
     Bytes::from(csv.into_inner().expect("writing CSV to memory cannot fail"))
 }
 
-fn row(item: &Item) -> [String; 14] {
+fn row(item: &Item) -> [String; 21] {
     let text = |value: Option<&str>| value.map(inert).unwrap_or_default();
+    let time = |ms: Option<i64>| ms.map(format_ms).unwrap_or_default();
+    let (disposal, finder) = (item.disposal.as_ref(), item.finder.as_ref());
     [
         item.id.to_string(),
         item.kind.as_str().to_owned(),
@@ -107,8 +119,15 @@ fn row(item: &Item) -> [String; 14] {
         text(item.storage_place.as_deref()),
         format_ms(item.created_at),
         inert(&item.created_by),
-        item.returned_at.map(format_ms).unwrap_or_default(),
+        time(item.returned_at),
         item.photo_version.is_some().to_string(),
+        time(item.hold_until),
+        time(disposal.map(|d| d.at)),
+        disposal.map(|d| d.method.as_str().to_owned()).unwrap_or_default(),
+        text(disposal.and_then(|d| d.note.as_deref())),
+        time(item.closed_at),
+        text(finder.and_then(|f| f.name.as_deref())),
+        text(finder.and_then(|f| f.contact.as_deref())),
     ]
 }
 

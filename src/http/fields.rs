@@ -23,6 +23,12 @@ pub enum ItemKey {
     PhotoUrl,
     ThumbUrl,
     ReturnedAt,
+    /// Private: answered to staff only.
+    Finder,
+    HoldUntil,
+    DisposedAt,
+    Disposal,
+    ClosedAt,
 }
 
 impl ItemKey {
@@ -42,7 +48,17 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 4] = [Self::Kind, Self::PhotoUrl, Self::ThumbUrl, Self::ReturnedAt];
+    const EXTENSIONS: [Self; 9] = [
+        Self::Kind,
+        Self::PhotoUrl,
+        Self::ThumbUrl,
+        Self::ReturnedAt,
+        Self::Finder,
+        Self::HoldUntil,
+        Self::DisposedAt,
+        Self::Disposal,
+        Self::ClosedAt,
+    ];
 
     /// Every key `fields` may name: the contract's, then the extension fields.
     pub fn every() -> impl Iterator<Item = Self> {
@@ -67,6 +83,11 @@ impl ItemKey {
             Self::PhotoUrl => "photoUrl",
             Self::ThumbUrl => "thumbUrl",
             Self::ReturnedAt => "returnedAt",
+            Self::Finder => "finder",
+            Self::HoldUntil => "holdUntil",
+            Self::DisposedAt => "disposedAt",
+            Self::Disposal => "disposal",
+            Self::ClosedAt => "closedAt",
         }
     }
 }
@@ -90,6 +111,15 @@ impl ItemKeys {
             }
         }
         Ok(Self(Cow::Owned(keys)))
+    }
+
+    /// The keys `viewer` may read: the finder of an item is for staff only, and left out for
+    /// anyone else even when named.
+    pub fn for_viewer(self, staff: bool) -> Self {
+        if staff || !self.contains(ItemKey::Finder) {
+            return self;
+        }
+        Self(self.0.iter().copied().filter(|k| *k != ItemKey::Finder).collect())
     }
 
     /// The keys, in the order answers carry them.
@@ -122,5 +152,8 @@ mod tests {
             assert!(ItemKeys::parse(Some(bad)).is_err(), "{bad:?}");
         }
         assert_eq!(ItemKeys::parse(None).unwrap().iter().count(), 12);
+        let private = ItemKeys::parse(Some("id,finder")).unwrap();
+        assert_eq!(private.clone().for_viewer(true), private);
+        assert_eq!(private.for_viewer(false).iter().collect::<Vec<_>>(), [ItemKey::Id]);
     }
 }

@@ -68,6 +68,8 @@ pub(super) struct Keep {
     headers: Vec<(HeaderName, HeaderValue)>,
     parts: Vec<Bytes>,
     size: usize,
+    /// False for answers that change with the time, not only with the items.
+    wanted: bool,
 }
 
 impl Keep {
@@ -78,19 +80,26 @@ impl Keep {
             headers: headers.to_vec(),
             parts: Vec::new(),
             size: 0,
+            wanted: true,
         }
+    }
+
+    /// This answer is sent, not kept.
+    pub(super) fn not_kept(mut self) -> Self {
+        self.wanted = false;
+        self
     }
 
     /// Copies `part`; an answer past [`MAX_KEPT`] is not kept.
     fn copy(&mut self, part: &Bytes) {
         self.size += part.len();
-        if self.size <= MAX_KEPT {
+        if self.wanted && self.size <= MAX_KEPT {
             self.parts.push(part.clone());
         }
     }
 
     fn done(self, answers: &AnswerCache) {
-        if self.size <= MAX_KEPT {
+        if self.wanted && self.size <= MAX_KEPT {
             let body = Bytes::from(self.parts.concat());
             answers.put(
                 self.version,

@@ -6,21 +6,24 @@ use axum::{
     extract::{Path, RawQuery, State},
     http::{HeaderMap, HeaderName, HeaderValue, header},
     response::{IntoResponse, Response},
-    routing::get,
+    routing::{get, post},
 };
 use futures_util::stream;
 
 use super::{
     conditional::{etag, matches, not_modified},
-    current_user::{Admin, SignedIn},
+    current_user::{Admin, SignedIn, Viewer},
     extract::{JsonObject, Params},
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
+    reader::Reader,
     schemas,
     views::{ChangeJson, ItemJson, MatchJson, OkJson},
 };
 use crate::{
     cache::Answer,
-    domain::{Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewItem, matching},
+    domain::{
+        Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewDisposal, NewItem, matching, parse_close_reason,
+    },
     error::{AppError, Result},
     state::AppState,
     time::now_ms,
@@ -31,7 +34,7 @@ const LIST_BATCH: u32 = 100;
 /// Photos may be cached for ever under their versioned URLs.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-pub(super) const LIST_PARAMS: [&str; 13] = [
+pub(super) const LIST_PARAMS: [&str; 15] = [
     "status",
     "limit",
     "cursor",
@@ -45,6 +48,8 @@ pub(super) const LIST_PARAMS: [&str; 13] = [
     "fields",
     "createdBy",
     "ids",
+    "open",
+    "due",
 ];
 
 pub fn router() -> Router<AppState> {
@@ -55,6 +60,8 @@ pub fn router() -> Router<AppState> {
         .route("/items/{id}/thumb", get(thumbnail))
         .route("/items/{id}/matches", get(possible_matches))
         .route("/items/{id}/history", get(history))
+        .route("/items/{id}/disposal", post(dispose))
+        .route("/items/{id}/close", post(close))
 }
 
 /// Items, newest first: whole (streamed) or a page at a time.
@@ -62,19 +69,40 @@ pub fn router() -> Router<AppState> {
     responses(
         (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [schemas::Item]),
         (status = 304, response = schemas::NotModified),
-        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, ids, fields or query string", body = schemas::ErrorBody),
+        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, ids, open, due, fields or query string", body = schemas::ErrorBody),
+        (status = 401, description = "`due=true` without a session", body = schemas::ErrorBody),
+        (status = 403, description = "`due=true` by someone not an administrator", body = schemas::ErrorBody),
     ))]
-async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
+async fn list(
+    State(state): State<AppState>,
+    Viewer(session): Viewer,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
-    let request = ListRequest::parse(|name| params.get(name))?;
-    let keys = params.keys()?;
+    let mut request = ListRequest::parse(|name| params.get(name))?;
+    let reader = Reader::of(&state, session.as_ref());
+    let keys = reader.keys(&params)?;
+    request.filter.visible = reader.visible();
+    let kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
+    if request.due {
+        match &session {
+            None => return Err(AppError::Unauthenticated("Login required")),
+            Some(_) if !reader.is_staff() => return Err(AppError::Forbidden),
+            Some(_) => {}
+        }
+        request.filter.due_at = Some(now_ms());
+    }
+    // What is due changes with the time, not only with the items: never kept, and its ETag
+    // names the moment.
+    let kept = request.filter.due_at.is_none();
     // Read before the items: an answer is never older than the version its ETag names.
     let version = state.store.list_version().await?;
-    let kept_as = format!("list?{}", raw.as_deref().unwrap_or(""));
-    if let Some(answer) = state.answers.get(version, &kept_as) {
+    if kept && let Some(answer) = state.answers.get(version, &kept_as) {
         return Ok(send_kept(answer, &headers));
     }
-    let tag = etag(&format!("l{version}.{}", digest(raw.as_deref().unwrap_or(""))));
+    let moment = request.filter.due_at.map(|now| format!("@{now}")).unwrap_or_default();
+    let tag = etag(&format!("l{version}{moment}.{}", digest(&kept_as)));
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
     }
@@ -101,12 +129,17 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
                 response_headers.push((header::LINK, next_link(raw.as_deref(), next)));
             }
             let keep = Keep::new(version, kept_as, &response_headers);
-            stream_list(state, stream::iter([Ok(items)]), keys, keep)
+            stream_list(
+                state,
+                stream::iter([Ok(items)]),
+                keys,
+                if kept { keep } else { keep.not_kept() },
+            )
         }
         None => {
             let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
             let keep = Keep::new(version, kept_as, &response_headers);
-            stream_list(state, batches, keys, keep)
+            stream_list(state, batches, keys, if kept { keep } else { keep.not_kept() })
         }
     };
     let mut response = body.into_response();
@@ -131,18 +164,20 @@ fn next_link(raw: Option<&str>, next: Cursor) -> HeaderValue {
     responses((status = 200, description = "The item", body = schemas::Item), (status = 304, response = schemas::NotModified), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn read(
     State(state): State<AppState>,
+    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let reader = Reader::of(&state, session.as_ref());
+    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
     let version = state.store.list_version().await?;
-    let kept_as = format!("item/{id}?{}", raw.as_deref().unwrap_or(""));
+    let kept_as = reader.kept_as(format!("item/{id}?{}", raw.as_deref().unwrap_or("")));
     if let Some(answer) = state.answers.get(version, &kept_as) {
         return Ok(send_kept(answer, &headers));
     }
-    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let item = reader.readable(state.store.item(id).await?)?;
     let tag = item_etag(&item, &keys);
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
@@ -160,18 +195,19 @@ async fn read(
     Ok(keep_and_send(&state.answers, version, kept_as, answer))
 }
 
-/// Approved items of the other kind that may be the same object, best first.
 /// Approved items of the other kind that may be the same object, best first (at most 20).
 #[utoipa::path(get, path = "/api/items/{id}/matches", operation_id = "getMatches", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
     responses((status = 200, description = "Matches", body = [MatchJson]), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn possible_matches(
     State(state): State<AppState>,
+    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
-    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let reader = Reader::of(&state, session.as_ref());
+    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let item = reader.readable(state.store.item(id).await?)?;
     let candidates = state
         .store
         .list_items(&matching::candidates(&item), None, matching::MAX_CANDIDATES)
@@ -209,9 +245,15 @@ async fn create(
     RawQuery(raw): RawQuery,
     body: JsonObject,
 ) -> Result<Response> {
-    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let reader = Reader::of(&state, Some(&session));
+    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
     // Checking a photo means decoding it and making its thumbnail.
-    let new_item = state.cpu.run(body.len, move || NewItem::parse(&body.fields)).await??;
+    let parse = if reader.is_staff() {
+        NewItem::parse_intake
+    } else {
+        NewItem::parse
+    };
+    let new_item = state.cpu.run(body.len, move || parse(&body.fields)).await??;
     let item = state.store.insert_item(&new_item, &session.user.id, now_ms()).await?;
     answer(&state, &item, &keys).await
 }
@@ -250,6 +292,61 @@ async fn remove(State(state): State<AppState>, Admin(session): Admin, Path(id): 
     }
 }
 
+/// Records what became of a found item nobody claimed: it leaves custody, and its open
+/// claims are rejected.
+#[utoipa::path(post, path = "/api/items/{id}/disposal", operation_id = "disposeItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    request_body = schemas::DisposalBody,
+    responses(
+        (status = 200, description = "The item, with `disposedAt` and `disposal`", body = schemas::Item),
+        (status = 400, description = "Invalid method, Item cannot be disposed (a lost report, or returned, disposed or closed already), Invalid item ID, Invalid fields", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoItem), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn dispose(
+    State(state): State<AppState>,
+    Admin(session): Admin,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    body: JsonObject,
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let disposal = NewDisposal::parse(&body.fields)?;
+    let item = state
+        .store
+        .dispose_item(id, &disposal, &session.user.id, now_ms())
+        .await??;
+    answer(&state, &item, &keys).await
+}
+
+/// Closes a report ("found it myself"): its reporter, or staff. It no longer matches and
+/// cannot be claimed; its open claims are rejected.
+#[utoipa::path(post, path = "/api/items/{id}/close", operation_id = "closeItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    request_body = schemas::CloseBody,
+    responses(
+        (status = 200, description = "The item, with `closedAt`", body = schemas::Item),
+        (status = 400, description = "Item cannot be closed (returned, disposed or closed already), Invalid item ID, Invalid fields, a reason too long", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your report, or a cross-site request refused", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn close(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    body: JsonObject,
+) -> Result<Response> {
+    let id = ItemId::parse(&id)?;
+    let reader = Reader::of(&state, Some(&session));
+    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let reason = parse_close_reason(&body.fields)?;
+    // Someone who may not see the item learns nothing about it.
+    reader.readable(state.store.item(id).await?)?;
+    let item = state
+        .store
+        .close_item(id, reason.as_deref(), &session.user, now_ms())
+        .await??;
+    answer(&state, &item, &keys).await
+}
+
 /// The item's change log, oldest first: who reviewed, handed over or deleted it, and when.
 /// It outlives the item.
 #[utoipa::path(get, path = "/api/items/{id}/history", operation_id = "getItemHistory", tag = "items", security(("session" = [])),
@@ -282,8 +379,14 @@ enum Picture {
         (status = 200, description = "The photo", content_type = "image/*", body = Vec<u8>),
         (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
-async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
-    picture(state, id, raw, headers, Picture::Photo).await
+async fn photo(
+    state: State<AppState>,
+    viewer: Viewer,
+    id: Path<String>,
+    raw: RawQuery,
+    headers: HeaderMap,
+) -> Result<Response> {
+    picture(state, viewer, id, raw, headers, Picture::Photo).await
 }
 
 #[utoipa::path(get, path = "/api/items/{id}/thumb", operation_id = "getThumbnail", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
@@ -291,14 +394,21 @@ async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers:
         (status = 200, description = "The thumbnail (a placeholder without a photo)", content_type = "image/*", body = Vec<u8>),
         (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
-async fn thumbnail(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
-    picture(state, id, raw, headers, Picture::Thumbnail).await
+async fn thumbnail(
+    state: State<AppState>,
+    viewer: Viewer,
+    id: Path<String>,
+    raw: RawQuery,
+    headers: HeaderMap,
+) -> Result<Response> {
+    picture(state, viewer, id, raw, headers, Picture::Thumbnail).await
 }
 
 /// The photo or thumbnail of an item, with its type and ETag; cached for ever when asked
 /// for by its current versioned URL.
 async fn picture(
     State(state): State<AppState>,
+    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
@@ -306,7 +416,7 @@ async fn picture(
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
     let not_found = || AppError::NotFound("Photo not found");
-    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    let item = Reader::of(&state, session.as_ref()).readable(state.store.item(id).await?)?;
     let version = item.photo_version.ok_or_else(not_found)?;
     let tag = match which {
         Picture::Photo => etag(&version),

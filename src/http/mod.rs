@@ -13,13 +13,16 @@ mod guards;
 mod health;
 mod item_answers;
 mod items;
+mod labels;
 mod messages;
 mod notifications;
 mod openapi;
+mod reader;
 mod schemas;
 mod session;
 mod signup;
 mod sso;
+mod stats;
 mod views;
 mod web;
 
@@ -53,11 +56,13 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .merge(session::router())
         .merge(items::router())
+        .merge(labels::router())
         .merge(claims::router())
         .merge(notifications::router())
         .merge(openapi::router())
         .merge(accounts::router())
         .merge(export::router())
+        .merge(stats::router())
         .merge(signup::router())
         .merge(messages::router())
         .merge(sso::router());

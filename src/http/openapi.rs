@@ -51,7 +51,11 @@ use crate::{json, state::AppState};
         super::notifications::list,
         super::notifications::mark_read,
         super::items::history,
+        super::items::dispose,
+        super::items::close,
+        super::labels::item_label,
         super::export::export,
+        super::stats::stats,
         super::accounts::list,
         super::accounts::create,
         super::accounts::update,
@@ -69,7 +73,7 @@ use crate::{json, state::AppState};
     ),
     components(
         schemas(
-            schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::LoginBody,
+            schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::DisposalBody, schemas::CloseBody, schemas::LoginBody,
             schemas::EmailBody, schemas::NewAccountBody, schemas::AccountPatchBody, schemas::PasswordBody,
             schemas::PasswordChangeBody, schemas::ClaimBody, schemas::DecisionBody, schemas::MarkReadBody,
             schemas::SignupBody, schemas::TokenBody, schemas::NewPasswordBody, super::signup::ConfigJson,
@@ -128,10 +132,12 @@ mod tests {
         let sources = [
             ("/api", include_str!("session.rs")),
             ("/api", include_str!("items.rs")),
+            ("/api", include_str!("labels.rs")),
             ("/api", include_str!("claims.rs")),
             ("/api", include_str!("notifications.rs")),
             ("/api", include_str!("accounts.rs")),
             ("/api", include_str!("export.rs")),
+            ("/api", include_str!("stats.rs")),
             ("/api", include_str!("signup.rs")),
             ("/api", include_str!("messages.rs")),
             ("/api", include_str!("sso.rs")),

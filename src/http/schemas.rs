@@ -84,7 +84,7 @@ impl<'r> ToResponse<'r> for NotModified {
 }
 
 /// An item. Without `fields` an answer has exactly the first twelve keys; `fields` picks any
-/// of all sixteen, in the order named.
+/// of all twenty-one, in the order named.
 #[derive(ToSchema)]
 pub struct Item {
     #[schema(minimum = 1)]
@@ -119,6 +119,21 @@ pub struct Item {
     thumb_url: Option<Option<String>>,
     #[schema(rename = "returnedAt", format = DateTime)]
     returned_at: Option<Option<String>>,
+    /// Who handed it in, `{ name, contact }`: answered to staff only, and left out for anyone
+    /// else.
+    #[schema(value_type = Option<Object>, nullable)]
+    finder: Option<Option<()>>,
+    /// Until when a found item is kept before it is due for disposal; `null` for lost reports.
+    #[schema(rename = "holdUntil", format = DateTime)]
+    hold_until: Option<Option<String>>,
+    /// When a found item nobody claimed was disposed of, and `disposal`: `{ method, note }`.
+    #[schema(rename = "disposedAt", format = DateTime)]
+    disposed_at: Option<Option<String>>,
+    #[schema(value_type = Option<Object>, nullable)]
+    disposal: Option<Option<()>>,
+    /// When its reporter or staff closed the report.
+    #[schema(rename = "closedAt", format = DateTime)]
+    closed_at: Option<Option<String>>,
 }
 
 #[derive(ToSchema)]
@@ -156,6 +171,32 @@ pub struct NewItem {
     radius: Option<Option<f64>>,
     #[schema(inline)]
     kind: Option<Option<KindSchema>>,
+    #[schema(rename = "storagePlace", max_length = 200)]
+    storage_place: Option<Option<String>>,
+    /// Staff only (ignored from anyone else): `approved` logs an item handed in at the desk.
+    #[schema(inline)]
+    status: Option<ItemStatusSchema>,
+    /// Staff only (ignored from anyone else): who handed it in, `{ name, contact }`, each at
+    /// most 200 characters.
+    #[schema(value_type = Option<Object>, nullable)]
+    finder: Option<Option<()>>,
+}
+
+/// `POST /api/items/:id/disposal`.
+#[derive(ToSchema)]
+pub struct DisposalBody {
+    #[schema(pattern = "^(donated|auctioned|destroyed|returned-to-finder|transferred)$")]
+    method: String,
+    #[schema(max_length = 500)]
+    note: Option<Option<String>>,
+}
+
+/// `POST /api/items/:id/close`.
+#[derive(ToSchema)]
+pub struct CloseBody {
+    /// Why, e.g. "Found it myself".
+    #[schema(max_length = 500)]
+    reason: Option<Option<String>>,
 }
 
 /// A review action: at least one of the two.
@@ -315,6 +356,11 @@ pub struct FilterQuery {
     /// Only these items: 1–200 ids, comma-separated.
     #[param(pattern = r"^[1-9][0-9]{0,17}(,[1-9][0-9]{0,17}){0,199}$")]
     ids: Option<String>,
+    /// `true`: only items neither returned, disposed nor closed.
+    open: Option<bool>,
+    /// `true` (staff only): found items past their `holdUntil`, not rejected, neither
+    /// returned, disposed nor closed.
+    due: Option<bool>,
 }
 
 /// Paging of `GET /api/items`.
@@ -347,4 +393,14 @@ impl IntoParams for FieldsQuery {
             .build();
         vec![fields]
     }
+}
+
+/// Which reports count: those created in `[since, until)`; either bound may be left out.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StatsQuery {
+    #[param(format = DateTime)]
+    since: Option<String>,
+    #[param(format = DateTime)]
+    until: Option<String>,
 }

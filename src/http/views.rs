@@ -9,7 +9,7 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Account, Claim, ClaimStatus, Item, User},
+    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, User},
     json::UserJson,
     store::{ChangeRecord, EmailState},
     time::format_ms,
@@ -127,9 +127,49 @@ impl Serialize for ItemJson<'_> {
                 ItemKey::PhotoUrl => map.serialize_entry(name, &photo_url("photo")),
                 ItemKey::ThumbUrl => map.serialize_entry(name, &photo_url("thumb")),
                 ItemKey::ReturnedAt => map.serialize_entry(name, &item.returned_at.map(format_ms)),
+                ItemKey::Finder => map.serialize_entry(name, &item.finder.as_ref().map(FinderJson::from)),
+                ItemKey::HoldUntil => map.serialize_entry(name, &item.hold_until.map(format_ms)),
+                ItemKey::DisposedAt => map.serialize_entry(name, &item.disposal.as_ref().map(|d| format_ms(d.at))),
+                ItemKey::Disposal => map.serialize_entry(name, &item.disposal.as_ref().map(DisposalJson::from)),
+                ItemKey::ClosedAt => map.serialize_entry(name, &item.closed_at.map(format_ms)),
             }?;
         }
         map.end()
+    }
+}
+
+/// Who handed an item in: `{ name, contact }` (staff only).
+#[derive(Serialize, ToSchema)]
+#[schema(as = Finder)]
+pub struct FinderJson<'a> {
+    name: Option<&'a str>,
+    contact: Option<&'a str>,
+}
+
+impl<'a> From<&'a Finder> for FinderJson<'a> {
+    fn from(finder: &'a Finder) -> Self {
+        Self {
+            name: finder.name.as_deref(),
+            contact: finder.contact.as_deref(),
+        }
+    }
+}
+
+/// What became of a found item nobody claimed: `{ method, note }`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Disposal)]
+pub struct DisposalJson<'a> {
+    #[schema(value_type = String, pattern = "^(donated|auctioned|destroyed|returned-to-finder|transferred)$")]
+    method: &'static str,
+    note: Option<&'a str>,
+}
+
+impl<'a> From<&'a Disposal> for DisposalJson<'a> {
+    fn from(disposal: &'a Disposal) -> Self {
+        Self {
+            method: disposal.method.as_str(),
+            note: disposal.note.as_deref(),
+        }
     }
 }
 
@@ -284,6 +324,10 @@ mod tests {
             created_at: 1_737_109_800_007,
             created_by: "alice".into(),
             returned_at: None,
+            finder: None,
+            hold_until: None,
+            disposal: None,
+            closed_at: None,
             version: 3,
         }
     }

@@ -290,6 +290,19 @@ async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str) -> Result<(), Even
     Ok(())
 }
 
+/// A thread of an item the socket's user may not read (`LOSTFOUND_PUBLIC_STATES`) is as if
+/// the item did not exist.
+async fn check_readable<A: Adapter>(event: &Event<A>, item_id: ItemId) -> Result<(), EventError> {
+    let user = event.connection.sender.as_deref().map(|sender| &sender.user);
+    if let Some(visible) = event.state.config.custody.visibility(user) {
+        let item = event.state.store.item(item_id).await?;
+        if !item.is_some_and(|item| visible.admits(&item)) {
+            return Err(ItemNotFound.into());
+        }
+    }
+    Ok(())
+}
+
 async fn chat_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     check_join_payload(&payload)?;
     let messages = event.state.store.chat_history().await?;
@@ -322,6 +335,7 @@ async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
 
 async fn thread_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let item_id = ThreadRef::from_payload(&payload)?.item_id();
+    check_readable(&event, item_id).await?;
     let joined = thread_room(item_id, &event.connection);
     // Joined before the history is read, so no message falls between the two.
     event.socket.join(joined.clone());
@@ -341,6 +355,7 @@ async fn thread_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
 async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ThreadInput::from_payload(&payload)?;
     let (item_id, message) = (input.item_id(), input.message());
+    check_readable(&event, item_id).await?;
     check_nick(&event, message.nick()).await?;
     let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
     let msg = event

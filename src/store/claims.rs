@@ -18,7 +18,8 @@ macro_rules! claim_columns {
 /// update that changes nothing): on PostgreSQL a handover under way finishes first, and one
 /// that starts later sees this claim and rejects it with the others.
 const CLAIMABLE: &str = "UPDATE items SET status = status WHERE id = $1 \
-     RETURNING created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL";
+     RETURNING created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
+     AND disposed_at IS NULL AND closed_at IS NULL";
 const TITLE_AND_PLACE: &str = "SELECT title, storage_place FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
@@ -43,12 +44,14 @@ const LIST_CLAIMS: &str = concat!(
     " FROM claims WHERE ($1 IS NULL OR item_id = $1) AND ($2 IS NULL OR claimant = $2) \
      AND ($3 IS NULL OR status = $3) ORDER BY id DESC LIMIT $4"
 );
+/// Rejects the open claims on item `$1` but claim `$2` (0: all of them).
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
      WHERE item_id = $1 AND id <> $2 AND status = 'open' RETURNING claimant";
 const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
 /// Returns the item of open claim `$1`, unless it is returned already; its id.
 const HAND_OVER: &str = "UPDATE items SET returned_at = $2, version = $3 \
-     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') AND returned_at IS NULL \
+     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') \
+     AND returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL \
      RETURNING id";
 
 #[derive(sqlx::FromRow)]
@@ -216,10 +219,20 @@ impl Store {
                 }
             }
         })?;
-        Ok(outcome.map(|(claim, notified)| {
-            self.announce(notified);
-            claim.into()
-        }))
+        let (claim, notified) = match outcome {
+            Ok(decided) => decided,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        self.announce(notified);
+        if claim.status == ClaimStatus::Accepted
+            && let Err(err) = self
+                .close_settled_reports(claim.item_id, &claim.claimant, claim.id, now)
+                .await
+        {
+            // The handover stands; only the owner's lost reports stay open.
+            tracing::warn!(error = %err, claim = %claim.id.get(), "the lost reports a handover settled were not closed");
+        }
+        Ok(Ok(claim.into()))
     }
 
     /// The claimant withdraws an open claim of theirs.
@@ -271,17 +284,39 @@ impl Store {
         };
         let mut notified = vec![self.notify_user(tx, &claim.claimant, &decided, now).await?];
         if accepted {
-            let others = [item.get().into(), claim.id.get().into(), now.into(), actor.into()];
-            let rejected: Vec<(String,)> = tx.rows(REJECT_OTHERS, &others).await?;
-            let refused = Notice::claim_refused(item, &title);
-            for (claimant,) in &rejected {
-                notified.push(self.notify_user(tx, claimant, &refused, now).await?);
-            }
+            let refused = self
+                .reject_open_claims(tx, item, &title, Some(claim.id), actor, now)
+                .await?;
+            notified.extend(refused);
             let change = ItemChange::HandedOver {
                 claim: claim.id,
                 to: &claim.claimant,
             };
             record_change(tx, item, actor, now, &change).await?;
+        }
+        Ok(notified)
+    }
+}
+
+impl Store {
+    /// Rejects the open claims on an item that leaves custody (but `except`), on `tx`, and
+    /// tells their claimants.
+    pub(super) async fn reject_open_claims(
+        &self,
+        tx: &mut impl Tx,
+        item: ItemId,
+        title: &str,
+        except: Option<ClaimId>,
+        actor: &str,
+        now: i64,
+    ) -> sqlx::Result<Vec<NotificationRow>> {
+        let except = except.map_or(0, ClaimId::get);
+        let args = [item.get().into(), except.into(), now.into(), actor.into()];
+        let rejected: Vec<(String,)> = tx.rows(REJECT_OTHERS, &args).await?;
+        let refused = Notice::claim_refused(item, title);
+        let mut notified = Vec::with_capacity(rejected.len());
+        for (claimant,) in &rejected {
+            notified.push(self.notify_user(tx, claimant, &refused, now).await?);
         }
         Ok(notified)
     }

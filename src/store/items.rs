@@ -7,7 +7,9 @@ use super::{
     statement::Tx,
     with_pool,
 };
-use crate::domain::{Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Notice, Photo};
+use crate::domain::{
+    Disposal, Finder, HoldPolicy, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Notice, Photo,
+};
 
 /// An `items` row as the drivers decode it.
 #[derive(sqlx::FromRow)]
@@ -29,12 +31,35 @@ pub(super) struct ItemRow {
     created_at: i64,
     created_by: String,
     returned_at: Option<i64>,
+    finder_name: Option<String>,
+    finder_contact: Option<String>,
+    disposed_at: Option<i64>,
+    disposal_method: Option<String>,
+    disposal_note: Option<String>,
+    closed_at: Option<i64>,
     version: i64,
 }
 
-impl From<ItemRow> for Item {
-    fn from(row: ItemRow) -> Self {
-        Self {
+impl ItemRow {
+    /// The item, kept until when `hold` says.
+    pub(super) fn into_item(self, hold: &HoldPolicy) -> Item {
+        let row = self;
+        Item {
+            hold_until: hold.hold_until(row.kind, row.cat.as_deref(), row.created_at),
+            finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
+                name: row.finder_name,
+                contact: row.finder_contact,
+            }),
+            // The column's CHECK admits the five methods only.
+            disposal: row
+                .disposed_at
+                .zip(row.disposal_method.and_then(|m| m.parse().ok()))
+                .map(|(at, method)| Disposal {
+                    at,
+                    method,
+                    note: row.disposal_note,
+                }),
+            closed_at: row.closed_at,
             id: row.id,
             title: row.title,
             desc: row.descr,
@@ -58,7 +83,8 @@ impl From<ItemRow> for Item {
 macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
-         created_at, created_by, returned_at, version"
+         created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
+         disposal_note, closed_at, version"
     };
 }
 pub(super) use item_columns;
@@ -69,10 +95,10 @@ pub(super) const NEXT_VERSION: &str =
 const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
-     created_at, created_by, version, cat_key, search_words, place_words, \
+     created_at, created_by, version, finder_name, finder_contact, cat_key, search_words, place_words, \
      geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $11, $12, $13, $14, $15, \
-     $16, $17, $18, $19, $20, $10) RETURNING ",
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+     $19, $20, $21, $22, $23, $11) RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
@@ -130,6 +156,12 @@ pub struct Thumbnail {
 }
 
 impl Store {
+    /// Keeps found items as long as `hold` says (their `holdUntil` and the due list).
+    pub fn with_holding(mut self, hold: HoldPolicy) -> Self {
+        self.hold = hold.into();
+        self
+    }
+
     pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Item, StoreError> {
         let derived = Derived::of(&Source {
             title: item.title(),
@@ -142,7 +174,7 @@ impl Store {
         });
         let photo = item.photo();
         let photo_version = photo.map(|p| p.photo.version());
-        let row: ItemRow = with_pool!(self, write, |pool| {
+        let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(self, write, |pool| {
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
             let row: ItemRow = bind_derived!(
                 sqlx::query_as(INSERT_ITEM)
@@ -154,10 +186,13 @@ impl Store {
                     .bind(item.lat())
                     .bind(item.lng())
                     .bind(item.radius())
+                    .bind(item.status().as_str())
                     .bind(item.storage_place())
                     .bind(now)
                     .bind(created_by)
-                    .bind(version),
+                    .bind(version)
+                    .bind(item.finder().and_then(|f| f.name.as_deref()))
+                    .bind(item.finder().and_then(|f| f.contact.as_deref())),
                 derived
             )
             .fetch_one(&mut *pool)
@@ -171,16 +206,26 @@ impl Store {
                     .execute(&mut *pool)
                     .await?;
             }
-            Ok(row)
+            let notified = if item.status() == ItemStatus::Pending {
+                self.notify_reviewers(pool, row.id, created_by, now).await?
+            } else {
+                Vec::new()
+            };
+            Ok((row, notified))
         })?;
-        Ok(row.into())
+        self.announce(notified);
+        let item = row.into_item(&self.hold);
+        if item.status == ItemStatus::Approved {
+            self.matches_approved(&item, now).await;
+        }
+        Ok(item)
     }
 
     pub async fn item(&self, id: ItemId) -> Result<Option<Item>, StoreError> {
         let row: Option<ItemRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(SELECT_ITEM).bind(id.get()).fetch_optional(pool).await
         })?;
-        Ok(row.map(Item::from))
+        Ok(row.map(|row| row.into_item(&self.hold)))
     }
 
     /// The version of every list: it grows with each change to any item, on any node. Asked
@@ -276,12 +321,19 @@ impl Store {
             return Ok(None);
         };
         self.announce(notified);
-        let item = Item::from(row);
-        if approved && let Err(err) = self.notify_matches(&item, now).await {
+        let item = row.into_item(&self.hold);
+        if approved {
+            self.matches_approved(&item, now).await;
+        }
+        Ok(Some(item))
+    }
+
+    /// Tells the reporters of an item just approved of its matches.
+    async fn matches_approved(&self, item: &Item, now: i64) {
+        if let Err(err) = self.notify_matches(item, now).await {
             // The approval stands; only telling the reporters of its matches failed.
             tracing::warn!(error = %err, item = %item.id, "the reporters of an approved item's matches were not told");
         }
-        Ok(Some(item))
     }
 
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no

@@ -11,9 +11,13 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    Cursor, Item, ItemFilter, Near,
+    Cursor, HoldPolicy, Item, ItemFilter, Near, days_ms,
     geo::{HalfAngle, UnitVector, degrees_spanned},
 };
+
+/// Neither returned, disposed nor closed (the predicate of the `items_in_custody` index, but
+/// for the kind).
+const OPEN: &str = "returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL";
 
 /// An SQL text and the values of its parameters, in order.
 struct Sql {
@@ -36,7 +40,7 @@ impl Sql {
     }
 
     /// Appends ` WHERE …` for `filter` (and `after`).
-    fn filter(&mut self, db: &Db, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
+    fn filter(&mut self, db: &Db, hold: &HoldPolicy, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
         let mut conditions = Vec::new();
         if let Some(status) = filter.status {
             conditions.push(format!("status = {}", self.param(status.as_str())));
@@ -59,6 +63,24 @@ impl Sql {
         if let Some(user) = &filter.created_by {
             conditions.push(format!("created_by = {}", self.param(user.clone())));
         }
+        if let Some(user) = &filter.not_created_by {
+            conditions.push(format!("created_by <> {}", self.param(user.clone())));
+        }
+        if filter.open || filter.due_at.is_some() {
+            conditions.push(OPEN.to_owned());
+        }
+        if let Some(now) = filter.due_at {
+            conditions.push("kind = 'found' AND status <> 'rejected'".to_owned());
+            conditions.push(format!("created_at + {} <= {}", self.hold_ms(hold), self.param(now)));
+        }
+        if let Some(visible) = &filter.visible {
+            let states: Vec<String> = visible.states.iter().map(|s| self.param(s.as_str())).collect();
+            let mut either = vec![format!("status IN ({})", states.join(", "))];
+            if let Some(user) = &visible.reporter {
+                either.push(format!("created_by = {}", self.param(user.clone())));
+            }
+            conditions.push(format!("({})", either.join(" OR ")));
+        }
         if let Some(since) = filter.since {
             conditions.push(format!("created_at >= {}", self.param(since)));
         }
@@ -79,6 +101,17 @@ impl Sql {
             self.text.push_str(" WHERE ");
             self.text.push_str(&conditions.join(" AND "));
         }
+    }
+
+    /// How long an item is kept, in milliseconds, by its category: `CASE cat_key WHEN … END`.
+    fn hold_ms(&mut self, hold: &HoldPolicy) -> String {
+        let mut text = String::from("CASE");
+        for (cat, days) in &hold.by_category {
+            let (cat, ms) = (self.param(cat.clone()), self.param(days_ms(*days)));
+            text.push_str(&format!(" WHEN cat_key = {cat} THEN {ms}"));
+        }
+        text.push_str(&format!(" ELSE {} END", self.param(days_ms(hold.default_days))));
+        text
     }
 
     /// Every word a prefix of a word of the item's text. The words are folded letters and
@@ -142,7 +175,7 @@ impl Store {
     ) -> Result<Vec<Item>, StoreError> {
         let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
         let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, filter, after, max_radius);
+        sql.filter(&self.db, &self.hold, filter, after, max_radius);
         let limit = sql.param(i64::from(limit));
         sql.text
             .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
@@ -151,14 +184,14 @@ impl Store {
         let rows: Vec<ItemRow> = with_pool!(self, read, |pool| {
             bind_all!(sqlx::query_as(text), &sql.args).fetch_all(pool).await
         })?;
-        Ok(rows.into_iter().map(Item::from).collect())
+        Ok(rows.into_iter().map(|row| row.into_item(&self.hold)).collect())
     }
 
     /// How many items match `filter`.
     pub async fn count_items(&self, filter: &ItemFilter) -> Result<u64, StoreError> {
         let mut sql = Sql::new("SELECT COUNT(*) FROM items");
         let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, filter, None, max_radius);
+        sql.filter(&self.db, &self.hold, filter, None, max_radius);
         let text = sqlx::AssertSqlSafe(sql.text.clone());
         let count: i64 = with_pool!(self, read, |pool| {
             bind_all!(sqlx::query_scalar(text), &sql.args).fetch_one(pool).await
@@ -201,7 +234,7 @@ impl Store {
     pub async fn explain_list(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Vec<String>, StoreError> {
         let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
         let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, filter, after, max_radius);
+        sql.filter(&self.db, &self.hold, filter, after, max_radius);
         sql.text.push_str(" ORDER BY created_at DESC, id DESC LIMIT 20");
         let lines = match &self.db {
             Db::Sqlite { read, .. } => {

@@ -7,6 +7,7 @@
 mod account_mail;
 mod backup;
 mod claims;
+mod custody;
 mod derived;
 mod error;
 mod items;
@@ -19,6 +20,7 @@ mod sessions;
 mod signup;
 mod sso;
 mod statement;
+mod stats;
 mod throttle;
 mod users;
 mod writer;
@@ -74,6 +76,8 @@ pub struct Store {
     /// Where people collect what they claimed (`LOSTFOUND_OFFICE`), told with each accepted
     /// claim.
     office: Option<std::sync::Arc<str>>,
+    /// How long found items are kept (`LOSTFOUND_HOLD_DAYS…`).
+    hold: Arc<crate::domain::HoldPolicy>,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -186,6 +190,7 @@ impl Store {
             mail_outbox: false,
             account_links: false,
             office: None,
+            hold: Arc::default(),
         })
     }
 

@@ -10,7 +10,9 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{Item, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds, matching};
+use crate::domain::{
+    Item, ItemId, ItemKind, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds, matching,
+};
 
 macro_rules! notification_columns {
     () => {
@@ -27,6 +29,15 @@ const NOTIFY_ADMINS: &str = concat!(
      SELECT id, $1, $2, $3, $4 FROM users WHERE is_admin AND NOT disabled RETURNING ",
     notification_columns!()
 );
+/// How long one review-waiting notification counts the reports that arrive.
+const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// The active administrators but `$1`, their rows locked (an update that changes nothing).
+const LOCK_REVIEWERS: &str =
+    "UPDATE users SET is_admin = is_admin WHERE is_admin AND NOT disabled AND id <> $1 RETURNING id";
+/// Administrator `$1`'s review-waiting notification written after `$2`, if any.
+const RECENT_REVIEW: &str = "SELECT id, count, item_id FROM notifications \
+     WHERE user_id = $1 AND type = 'review' AND created_at > $2 ORDER BY id DESC LIMIT 1";
+const RAISE_REVIEW: &str = "UPDATE notifications SET count = count + 1, text = $2, read = FALSE WHERE id = $1";
 /// Queues notification `$1` to be emailed at `$2`, if its user has an address.
 /// Marks up to [`MAX_IDS`] notifications of a user read in one statement, prepared once:
 /// `id IN ($2, …, $201)`.
@@ -113,6 +124,37 @@ impl Store {
         Ok(rows)
     }
 
+    /// Tells the administrators (but `reporter`) on `tx` that report `item` waits for review:
+    /// at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving within the
+    /// window raises its count (and marks it unread) instead. The administrators' rows are
+    /// locked first, so reports arriving at once on several nodes count in one notification.
+    pub(super) async fn notify_reviewers(
+        &self,
+        tx: &mut impl Tx,
+        item: ItemId,
+        reporter: &str,
+        now: i64,
+    ) -> sqlx::Result<Vec<NotificationRow>> {
+        let admins: Vec<(String,)> = tx.rows(LOCK_REVIEWERS, &[reporter.into()]).await?;
+        let mut notified = Vec::new();
+        for (admin,) in &admins {
+            let args = [admin.as_str().into(), (now - REVIEW_WINDOW_MS).into()];
+            let recent: Vec<(i64, i64, Option<i64>)> = tx.rows(RECENT_REVIEW, &args).await?;
+            match recent.first() {
+                Some(&(id, count, first)) => {
+                    let first = first.and_then(ItemId::new).unwrap_or(item);
+                    let notice = Notice::review_waiting(first, count + 1);
+                    tx.run(RAISE_REVIEW, &[id.into(), notice.text.as_str().into()]).await?;
+                }
+                None => {
+                    let notice = Notice::review_waiting(item, 1);
+                    notified.push(self.notify_user(tx, admin, &notice, now).await?);
+                }
+            }
+        }
+        Ok(notified)
+    }
+
     /// Queues a notification just written to be emailed, while email is configured.
     async fn queue_mail(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
         if self.mail_outbox {
@@ -171,14 +213,31 @@ impl Store {
 
     /// Tells the reporters of the items `item` may match that it was approved.
     pub async fn notify_matches(&self, item: &Item, now: i64) -> Result<(), StoreError> {
+        if !item.is_open() {
+            return Ok(());
+        }
         let candidates = self
             .list_items(&matching::candidates(item), None, matching::MAX_CANDIDATES)
             .await?;
         let mut reporters: Vec<(String, Notice)> = Vec::new();
-        for found in matching::rank(item, candidates) {
-            let reporter = found.item.created_by;
-            if reporter != item.created_by && !reporters.iter().any(|(r, _)| *r == reporter) {
-                reporters.push((reporter, Notice::may_match(item.id, &item.title)));
+        for other in matching::rank(item, candidates) {
+            match item.kind {
+                // The owner of each lost report it may be.
+                ItemKind::Found => reporters.push((
+                    other.item.created_by,
+                    Notice::found_match(item.id, &item.title, &other.item.title),
+                )),
+                // The owner of this one, of each found item it may be; and each finder once.
+                ItemKind::Lost => {
+                    reporters.push((
+                        item.created_by.clone(),
+                        Notice::found_match(other.item.id, &other.item.title, &item.title),
+                    ));
+                    let finder = other.item.created_by;
+                    if !reporters.iter().any(|(r, n)| *r == finder && n.item_id == item.id) {
+                        reporters.push((finder, Notice::may_match(item.id, &item.title)));
+                    }
+                }
             }
         }
         if reporters.is_empty() {

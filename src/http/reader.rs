@@ -1,0 +1,58 @@
+//! Who reads items: staff or not, what they may see when not every review state is public
+//! (`LOSTFOUND_PUBLIC_STATES`), and how answers kept for one reader are told from another's.
+
+use super::{extract::Params, fields::ItemKeys};
+use crate::{
+    auth::Session,
+    domain::{Item, ItemNotFound, Visibility},
+    error::Result,
+    state::AppState,
+};
+
+pub struct Reader {
+    staff: bool,
+    /// `None`: everything.
+    visible: Option<Visibility>,
+}
+
+impl Reader {
+    pub fn of(state: &AppState, session: Option<&Session>) -> Self {
+        let user = session.map(|session| &session.user);
+        Self {
+            staff: user.is_some_and(|user| user.is_admin),
+            visible: state.config.custody.visibility(user),
+        }
+    }
+
+    pub fn is_staff(&self) -> bool {
+        self.staff
+    }
+
+    /// What lists may show this reader.
+    pub fn visible(&self) -> Option<Visibility> {
+        self.visible.clone()
+    }
+
+    /// The keys `?fields=` names that this reader may have.
+    pub fn keys(&self, params: &Params) -> Result<ItemKeys> {
+        Ok(params.keys()?.for_viewer(self.staff))
+    }
+
+    /// The item, if this reader may see it; as if there were none otherwise.
+    pub fn readable(&self, item: Option<Item>) -> Result<Item, ItemNotFound> {
+        item.filter(|item| self.visible.as_ref().is_none_or(|visible| visible.admits(item)))
+            .ok_or(ItemNotFound)
+    }
+
+    /// Where an answer for this reader is kept: staff and, when not everything is public,
+    /// each user see other answers than visitors.
+    pub fn kept_as(&self, answer: String) -> String {
+        match &self.visible {
+            _ if self.staff => format!("staff:{answer}"),
+            Some(Visibility {
+                reporter: Some(user), ..
+            }) => format!("user:{user}:{answer}"),
+            _ => answer,
+        }
+    }
+}

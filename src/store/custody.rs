@@ -1,0 +1,138 @@
+//! Items leaving custody without a handover: a found item nobody claimed is disposed of, a
+//! report is closed by its reporter or staff; and the owner's lost reports a handover settles.
+
+use super::{
+    Store, StoreError,
+    items::{ItemRow, NEXT_VERSION, item_columns, record_change},
+    notifications::NotificationRow,
+    statement::{Arg, Tx},
+    with_pool,
+};
+use crate::domain::{
+    ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, User, matching,
+};
+
+/// The item's reporter and title, whether it is a found item and whether it is open, read
+/// with its row locked: of two changes at once, the second sees the first's outcome.
+const LOCKED_STATE: &str = "UPDATE items SET status = status WHERE id = $1 \
+     RETURNING created_by, title, kind = 'found', \
+     returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL";
+const DISPOSE: &str = concat!(
+    "UPDATE items SET disposed_at = $2, version = $3, disposal_method = $4, disposal_note = $5 \
+     WHERE id = $1 RETURNING ",
+    item_columns!()
+);
+const CLOSE: &str = concat!(
+    "UPDATE items SET closed_at = $2, version = $3 WHERE id = $1 RETURNING ",
+    item_columns!()
+);
+
+/// How an item leaves custody.
+enum Leaving<'a> {
+    Disposed(&'a NewDisposal),
+    /// By the reporter (the actor), or by staff.
+    Closed {
+        reason: Option<&'a str>,
+        staff: bool,
+    },
+}
+
+impl Store {
+    /// Records what became of a found item nobody claimed (staff only: the caller checks).
+    pub async fn dispose_item(
+        &self,
+        id: ItemId,
+        disposal: &NewDisposal,
+        actor: &str,
+        now: i64,
+    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+        self.leave_custody(id, Leaving::Disposed(disposal), actor, now).await
+    }
+
+    /// Closes a report ("found it myself"): its reporter or staff.
+    pub async fn close_item(
+        &self,
+        id: ItemId,
+        reason: Option<&str>,
+        by: &User,
+        now: i64,
+    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+        let leaving = Leaving::Closed {
+            reason,
+            staff: by.is_admin,
+        };
+        self.leave_custody(id, leaving, &by.id, now).await
+    }
+
+    /// After a handover: closes the claimant's open lost reports that match the item they
+    /// collected, so they stop collecting matches. Reports only: a failure here leaves the
+    /// handover as it is.
+    pub(super) async fn close_settled_reports(
+        &self,
+        found: ItemId,
+        claimant: &str,
+        claim: ClaimId,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let Some(item) = self.item(found).await? else {
+            return Ok(());
+        };
+        let filter = ItemFilter {
+            created_by: Some(claimant.to_owned()),
+            ..matching::candidates(&item)
+        };
+        let candidates = self.list_items(&filter, None, matching::MAX_CANDIDATES).await?;
+        let reason = format!("Returned through claim {}", claim.get());
+        for settled in matching::rank(&item, candidates) {
+            debug_assert_eq!(settled.item.kind, ItemKind::Lost);
+            let leaving = Leaving::Closed {
+                reason: Some(&reason),
+                staff: false,
+            };
+            // Closed meanwhile by its reporter: nothing left to do.
+            self.leave_custody(settled.item.id, leaving, claimant, now).await?.ok();
+        }
+        Ok(())
+    }
+
+    async fn leave_custody(
+        &self,
+        id: ItemId,
+        leaving: Leaving<'_>,
+        actor: &str,
+        now: i64,
+    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+        let outcome: Result<(ItemRow, Vec<NotificationRow>), CustodyRefusal> = with_pool!(self, write, |pool| {
+            let state: Vec<(String, String, bool, bool)> = pool.rows(LOCKED_STATE, &[id.get().into()]).await?;
+            let Some((reporter, title, found, open)) = state.into_iter().next() else {
+                return Ok(Err(CustodyRefusal::NoItem));
+            };
+            let refusal = match leaving {
+                Leaving::Disposed(_) if !found || !open => Some(CustodyRefusal::CannotDispose),
+                Leaving::Closed { staff, .. } if !staff && actor != reporter => Some(CustodyRefusal::NotReporter),
+                Leaving::Closed { .. } if !open => Some(CustodyRefusal::CannotClose),
+                _ => None,
+            };
+            if let Some(refusal) = refusal {
+                return Ok(Err(refusal));
+            }
+            let version: i64 = pool.row::<(i64,)>(NEXT_VERSION, &[]).await?.0;
+            let mut args: Vec<Arg<'_>> = vec![id.get().into(), now.into(), version.into()];
+            let (sql, change) = match &leaving {
+                Leaving::Disposed(disposal) => {
+                    args.extend([disposal.method.as_str().into(), disposal.note.as_deref().into()]);
+                    (DISPOSE, ItemChange::Disposed(disposal))
+                }
+                Leaving::Closed { reason, .. } => (CLOSE, ItemChange::Closed { reason: *reason }),
+            };
+            let row: ItemRow = pool.row(sql, &args).await?;
+            record_change(pool, id, actor, now, &change).await?;
+            let refused = self.reject_open_claims(pool, id, &title, None, actor, now).await?;
+            Ok(Ok((row, refused)))
+        })?;
+        Ok(outcome.map(|(row, refused)| {
+            self.announce(refused);
+            row.into_item(&self.hold)
+        }))
+    }
+}
