@@ -13,13 +13,15 @@ use std::{
 
 /// The library files the app loads, under web/node_modules; a path ending in `/` takes the
 /// whole folder. Minified builds only: Leaflet and its marker-cluster plugin as the classic
-/// scripts that set `window.L` (their only minified builds).
+/// scripts that set `window.L` (their only minified builds), and Chart.js as its UMD build,
+/// a classic script that sets `window.Chart` (the statistics screen loads it when opened).
 const LIBRARY_FILES: &[&str] = &[
     "leaflet/dist/leaflet.js",
     "leaflet/dist/leaflet.css",
     "leaflet/dist/images/",
     "leaflet.markercluster/dist/leaflet.markercluster.js",
     "leaflet.markercluster/dist/MarkerCluster.css",
+    "chart.js/dist/chart.umd.min.js",
     "socket.io-client/dist/socket.io.esm.min.js",
     // What a Socket.IO server serves at /socket.io/ for pages written for one.
     "socket.io-client/dist/socket.io.esm.min.js.map",

@@ -139,7 +139,8 @@ pub enum CustodyRefusal {
     NotReporter,
     /// A lost report, or a found item already returned, disposed or closed.
     CannotDispose,
-    /// Returned, disposed or closed already.
+    /// Returned, disposed or closed already; or, for anyone but staff, a found item the
+    /// office keeps (it has a storage place).
     CannotClose,
 }
 

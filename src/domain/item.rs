@@ -10,6 +10,7 @@ const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
 const MAX_CAT: usize = 100;
 const MAX_STORAGE_PLACE: usize = 200;
+const MAX_PLACE: usize = 200;
 /// Characters a rejection's reason may have.
 const MAX_REASON: usize = 500;
 const MAX_RADIUS_M: f64 = 100_000.0;
@@ -166,6 +167,8 @@ pub struct Item {
     pub radius: f64,
     pub status: ItemStatus,
     pub storage_place: Option<String>,
+    /// Where it was lost or found, in words: a building, a room, a desk.
+    pub place: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     /// The reporter's user id.
@@ -203,6 +206,7 @@ pub struct NewItem {
     lng: f64,
     radius: f64,
     storage_place: Option<String>,
+    place: Option<String>,
     /// `pending` unless staff log it at the desk.
     status: ItemStatus,
     finder: Option<Finder>,
@@ -244,6 +248,7 @@ impl NewItem {
             photo,
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?.unwrap_or(0.0),
             storage_place: f.text("storagePlace", MAX_STORAGE_PLACE)?,
+            place: f.text("place", MAX_PLACE)?,
             status: if staff { f.parsed("status")? } else { None }.unwrap_or(ItemStatus::Pending),
             finder: if staff {
                 Finder::parse(body.get("finder"))?
@@ -295,6 +300,10 @@ impl NewItem {
 
     pub fn storage_place(&self) -> Option<&str> {
         self.storage_place.as_deref()
+    }
+
+    pub fn place(&self) -> Option<&str> {
+        self.place.as_deref()
     }
 }
 
@@ -497,6 +506,8 @@ mod tests {
         assert!(base("desc", json!("d".repeat(5_001))).is_err());
         assert!(base("cat", json!("c".repeat(101))).is_err());
         assert!(base("storagePlace", json!("s".repeat(201))).is_err());
+        assert!(base("place", json!("p".repeat(200))).is_ok());
+        assert!(base("place", json!("p".repeat(201))).is_err());
         assert!(base("desc", json!("nul\0byte")).is_err());
     }
 

@@ -219,7 +219,7 @@ fn utc_date(ms: i64) -> String {
 mod tests {
     use super::*;
 
-    const URL: &str = "https://lost.example.edu/#/browse/42";
+    const URL: &str = "https://lost.example.edu/#/items/42";
 
     fn texts(svg: &str) -> Vec<&str> {
         svg.split("<text ")

@@ -132,6 +132,7 @@ mod tests {
             radius,
             status: ItemStatus::Approved,
             storage_place: None,
+            place: None,
             created_at: 1_000_000_000_000 + id,
             created_by: format!("reporter{id}"),
             returned_at: None,

@@ -24,7 +24,7 @@ const PAGING: [&str; 3] = ["limit", "cursor", "fields"];
 /// Items read from the database at a time.
 const BATCH: u32 = 500;
 
-const COLUMNS: [&str; 21] = [
+const COLUMNS: [&str; 22] = [
     "id",
     "kind",
     "status",
@@ -35,6 +35,7 @@ const COLUMNS: [&str; 21] = [
     "lng",
     "radius",
     "storagePlace",
+    "place",
     "createdAt",
     "createdBy",
     "returnedAt",
@@ -102,7 +103,7 @@ fn csv_bytes(write: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -
     Bytes::from(csv.into_inner().expect("writing CSV to memory cannot fail"))
 }
 
-fn row(item: &Item) -> [String; 21] {
+fn row(item: &Item) -> [String; 22] {
     let text = |value: Option<&str>| value.map(inert).unwrap_or_default();
     let time = |ms: Option<i64>| ms.map(format_ms).unwrap_or_default();
     let (disposal, finder) = (item.disposal.as_ref(), item.finder.as_ref());
@@ -117,6 +118,7 @@ fn row(item: &Item) -> [String; 21] {
         item.lng.to_string(),
         item.radius.to_string(),
         text(item.storage_place.as_deref()),
+        text(item.place.as_deref()),
         format_ms(item.created_at),
         inert(&item.created_by),
         time(item.returned_at),

@@ -23,6 +23,7 @@ pub enum ItemKey {
     PhotoUrl,
     ThumbUrl,
     ReturnedAt,
+    Place,
     /// Private: answered to staff only.
     Finder,
     HoldUntil,
@@ -48,11 +49,12 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 9] = [
+    const EXTENSIONS: [Self; 10] = [
         Self::Kind,
         Self::PhotoUrl,
         Self::ThumbUrl,
         Self::ReturnedAt,
+        Self::Place,
         Self::Finder,
         Self::HoldUntil,
         Self::DisposedAt,
@@ -83,6 +85,7 @@ impl ItemKey {
             Self::PhotoUrl => "photoUrl",
             Self::ThumbUrl => "thumbUrl",
             Self::ReturnedAt => "returnedAt",
+            Self::Place => "place",
             Self::Finder => "finder",
             Self::HoldUntil => "holdUntil",
             Self::DisposedAt => "disposedAt",

@@ -18,7 +18,7 @@ use crate::{
 };
 
 /// The web app's page of an item, after the public URL: the address notifications link to.
-const ITEM_PAGE: &str = "/#/browse/";
+const ITEM_PAGE: &str = "/#/items/";
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/items/{id}/label.svg", get(item_label))
@@ -26,7 +26,7 @@ pub fn router() -> Router<AppState> {
 
 /// A label of 62 × 29 mm to print and stick on a kept item: its number, title, the day it
 /// was reported, where it is kept, and a QR code of its page in the web app
-/// (`LOSTFOUND_PUBLIC_URL/#/browse/ID`; without a public URL, the address the request was sent to).
+/// (`LOSTFOUND_PUBLIC_URL/#/items/ID`; without a public URL, the address the request was sent to).
 #[utoipa::path(get, path = "/api/items/{id}/label.svg", operation_id = "getItemLabel", tag = "items", security(("session" = [])),
     params(("id" = i64, Path, minimum = 1, description = "Item id")),
     responses(

@@ -84,7 +84,7 @@ impl<'r> ToResponse<'r> for NotModified {
 }
 
 /// An item. Without `fields` an answer has exactly the first twelve keys; `fields` picks any
-/// of all twenty-one, in the order named.
+/// of all twenty-two, in the order named.
 #[derive(ToSchema)]
 pub struct Item {
     #[schema(minimum = 1)]
@@ -119,6 +119,9 @@ pub struct Item {
     thumb_url: Option<Option<String>>,
     #[schema(rename = "returnedAt", format = DateTime)]
     returned_at: Option<Option<String>>,
+    /// Where it was lost or found, in words (a building, a room, a desk); `q` searches it.
+    #[schema(max_length = 200)]
+    place: Option<Option<String>>,
     /// Who handed it in, `{ name, contact }`: answered to staff only, and left out for anyone
     /// else.
     #[schema(value_type = Option<Object>, nullable)]
@@ -173,6 +176,9 @@ pub struct NewItem {
     kind: Option<Option<KindSchema>>,
     #[schema(rename = "storagePlace", max_length = 200)]
     storage_place: Option<Option<String>>,
+    /// Where it was lost or found, in words: a building, a room, a desk.
+    #[schema(max_length = 200)]
+    place: Option<Option<String>>,
     /// Staff only (ignored from anyone else): `approved` logs an item handed in at the desk.
     #[schema(inline)]
     status: Option<ItemStatusSchema>,

@@ -12,11 +12,13 @@ use crate::domain::{
     ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, User, matching,
 };
 
-/// The item's reporter and title, whether it is a found item and whether it is open, read
-/// with its row locked: of two changes at once, the second sees the first's outcome.
+/// The item's reporter and title, whether it is a found item, whether it is open and whether
+/// the office keeps it (a found item with a storage place), read with its row locked: of two
+/// changes at once, the second sees the first's outcome.
 const LOCKED_STATE: &str = "UPDATE items SET status = status WHERE id = $1 \
      RETURNING created_by, title, kind = 'found', \
-     returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL";
+     returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL, \
+     kind = 'found' AND storage_place IS NOT NULL";
 const DISPOSE: &str = concat!(
     "UPDATE items SET disposed_at = $2, version = $3, disposal_method = $4, disposal_note = $5 \
      WHERE id = $1 RETURNING ",
@@ -103,14 +105,15 @@ impl Store {
         now: i64,
     ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
         let outcome: Result<(ItemRow, Vec<NotificationRow>), CustodyRefusal> = with_pool!(self, write, |pool| {
-            let state: Vec<(String, String, bool, bool)> = pool.rows(LOCKED_STATE, &[id.get().into()]).await?;
-            let Some((reporter, title, found, open)) = state.into_iter().next() else {
+            let state: Vec<(String, String, bool, bool, bool)> = pool.rows(LOCKED_STATE, &[id.get().into()]).await?;
+            let Some((reporter, title, found, open, kept)) = state.into_iter().next() else {
                 return Ok(Err(CustodyRefusal::NoItem));
             };
             let refusal = match leaving {
                 Leaving::Disposed(_) if !found || !open => Some(CustodyRefusal::CannotDispose),
                 Leaving::Closed { staff, .. } if !staff && actor != reporter => Some(CustodyRefusal::NotReporter),
-                Leaving::Closed { .. } if !open => Some(CustodyRefusal::CannotClose),
+                // What the office keeps leaves its shelf through staff only.
+                Leaving::Closed { staff, .. } if !open || (kept && !staff) => Some(CustodyRefusal::CannotClose),
                 _ => None,
             };
             if let Some(refusal) = refusal {

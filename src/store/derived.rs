@@ -38,6 +38,7 @@ pub(super) struct Source<'a> {
     pub desc: Option<&'a str>,
     pub cat: Option<&'a str>,
     pub storage_place: Option<&'a str>,
+    pub place: Option<&'a str>,
     pub lat: f64,
     pub lng: f64,
     pub radius: f64,
@@ -47,7 +48,7 @@ impl Derived {
     pub fn of(item: &Source<'_>) -> Self {
         Self {
             cat_key: item.cat.map(str::to_lowercase),
-            search_words: search_text([Some(item.title), item.desc, item.cat]),
+            search_words: search_text([Some(item.title), item.desc, item.cat, item.place]),
             place_words: place_words(item.storage_place),
             centre: UnitVector::new(item.lat, item.lng),
             radius: HalfAngle::of_meters(item.radius),

@@ -28,6 +28,7 @@ pub(super) struct ItemRow {
     #[sqlx(try_from = "String")]
     status: ItemStatus,
     storage_place: Option<String>,
+    place: Option<String>,
     created_at: i64,
     created_by: String,
     returned_at: Option<i64>,
@@ -71,6 +72,7 @@ impl ItemRow {
             radius: row.radius,
             status: row.status,
             storage_place: row.storage_place,
+            place: row.place,
             created_at: row.created_at,
             created_by: row.created_by,
             returned_at: row.returned_at,
@@ -82,7 +84,7 @@ impl ItemRow {
 /// The columns an [`ItemRow`] is read from.
 macro_rules! item_columns {
     () => {
-        "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
+        "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
          created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
          disposal_note, closed_at, version"
     };
@@ -95,10 +97,10 @@ pub(super) const NEXT_VERSION: &str =
 const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
-     created_at, created_by, version, finder_name, finder_contact, cat_key, search_words, place_words, \
+     created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
      geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-     $19, $20, $21, $22, $23, $11) RETURNING ",
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+     $20, $21, $22, $23, $24, $11) RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
@@ -168,6 +170,7 @@ impl Store {
             desc: item.desc(),
             cat: item.cat(),
             storage_place: item.storage_place(),
+            place: item.place(),
             lat: item.lat(),
             lng: item.lng(),
             radius: item.radius(),
@@ -192,7 +195,8 @@ impl Store {
                     .bind(created_by)
                     .bind(version)
                     .bind(item.finder().and_then(|f| f.name.as_deref()))
-                    .bind(item.finder().and_then(|f| f.contact.as_deref())),
+                    .bind(item.finder().and_then(|f| f.contact.as_deref()))
+                    .bind(item.place()),
                 derived
             )
             .fetch_one(&mut *pool)

@@ -100,6 +100,8 @@ fn convert(row: LegacyRow) -> Converted {
         desc: row.descr.as_deref(),
         cat: row.cat.as_deref(),
         storage_place: row.storage_place.as_deref(),
+        // Earlier releases had no place in words.
+        place: None,
         lat: row.lat,
         lng: row.lng,
         radius: row.radius,

@@ -105,12 +105,16 @@ impl Sql {
 
     /// How long an item is kept, in milliseconds, by its category: `CASE cat_key WHEN … END`.
     fn hold_ms(&mut self, hold: &HoldPolicy) -> String {
+        let default = self.param(days_ms(hold.default_days));
+        if hold.by_category.is_empty() {
+            return default;
+        }
         let mut text = String::from("CASE");
         for (cat, days) in &hold.by_category {
             let (cat, ms) = (self.param(cat.clone()), self.param(days_ms(*days)));
             text.push_str(&format!(" WHEN cat_key = {cat} THEN {ms}"));
         }
-        text.push_str(&format!(" ELSE {} END", self.param(days_ms(hold.default_days))));
+        text.push_str(&format!(" ELSE {default} END"));
         text
     }
 

@@ -8,8 +8,6 @@ use serde_json::{Value, json};
 
 use crate::{helpers::*, sio::Sio};
 
-const DAY_MS: i64 = 24 * 60 * 60 * 1000;
-
 /// An item handed in at the desk: found, approved, with its finder.
 fn intake(title: &str, cat: Option<&str>) -> Value {
     json!({
@@ -17,15 +15,6 @@ fn intake(title: &str, cat: Option<&str>) -> Value {
         "lat": 51.5, "lng": -0.12, "radius": 20,
         "finder": { "name": "Ann Finder", "contact": "ann@example.edu" },
     })
-}
-
-async fn moved_back(app: &TestApp, id: i64, days: i64) {
-    app.db
-        .sql(&format!(
-            "UPDATE items SET created_at = created_at - {} WHERE id = {id}",
-            days * DAY_MS
-        ))
-        .await;
 }
 
 fn ids(list: &Value) -> Vec<i64> {
@@ -197,6 +186,8 @@ async fn each_disposal_method_is_recorded_and_leaves_open_lists() {
         );
         disposed.push(item["id"].as_i64().unwrap());
     }
+    // With no holding period by category, too.
+    assert_eq!(admin.get("/api/items?due=true").await.0, StatusCode::OK);
     let kept = admin.create_item(intake("Kept umbrella", None)).await;
     let kept_id = kept["id"].as_i64().unwrap();
     let (_, open) = app.client().get("/api/items?open=true&fields=id").await;
@@ -294,6 +285,22 @@ async fn a_report_is_closed_by_its_reporter_or_staff_and_nobody_else() {
         StatusCode::BAD_REQUEST,
         "reason must be at most 500 characters",
     );
+
+    // A found item the office keeps is closed by staff only.
+    let shelved = reporter
+        .create_item(json!({ "kind": "found", "title": "Keys", "lat": 51.5, "lng": -0.12 }))
+        .await;
+    let (status, _) = admin
+        .patch(&item_path(&shelved), json!({ "storagePlace": "Shelf 2" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let shelved_close = format!("{}/close", item_path(&shelved));
+    assert_error(
+        &reporter.post(&shelved_close, json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "Item cannot be closed",
+    );
+    assert_eq!(admin.post(&shelved_close, json!({})).await.0, StatusCode::OK);
 
     // Staff close anyone's; a closed found item cannot be claimed.
     let found = admin.create_item(intake("Red mug", None)).await;

@@ -492,6 +492,18 @@ pub fn assert_error(answer: &(StatusCode, Value), status: StatusCode, message: &
     assert_eq!(answer.1, json!({ "error": message }));
 }
 
+pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Makes item `id` look reported `days` earlier.
+pub async fn moved_back(app: &TestApp, id: i64, days: i64) {
+    app.db
+        .sql(&format!(
+            "UPDATE items SET created_at = created_at - {} WHERE id = {id}",
+            days * DAY_MS
+        ))
+        .await;
+}
+
 /// The path of an item, from its JSON.
 pub fn item_path(item: &Value) -> String {
     format!("/api/items/{}", item["id"].as_i64().expect("an integer id"))

@@ -100,7 +100,7 @@ async fn staff_print_a_label_whose_qr_code_opens_the_item() {
 
     assert_eq!(
         scan(&svg).await,
-        format!("https://lost.example.edu/office/#/browse/{id}")
+        format!("https://lost.example.edu/office/#/items/{id}")
     );
 
     // Only staff.
@@ -136,5 +136,5 @@ async fn without_a_public_url_the_code_opens_the_address_the_label_was_asked_at(
     assert_eq!(status, StatusCode::OK, "{svg}");
     assert!(!svg.contains("Kept at"), "{svg}");
     let id = item["id"].as_i64().unwrap();
-    assert_eq!(scan(&svg).await, app.url(&format!("/#/browse/{id}")));
+    assert_eq!(scan(&svg).await, app.url(&format!("/#/items/{id}")));
 }

@@ -449,3 +449,35 @@ async fn a_search_of_more_than_sixteen_words_is_refused() {
         );
     }
 }
+
+/// `place`: a building, room or desk in words, searched by `q` like the title.
+#[tokio::test]
+async fn the_place_in_words_is_kept_and_searched() {
+    let app = spawn_app().await;
+    let alice = app.logged_in("alice", false).await;
+    let mut body = item_body("Umbrella");
+    body["place"] = json!("  Main Library, room 2.14  ");
+    let (status, item) = alice.post("/api/items?fields=id,place", body).await;
+    assert_eq!(status, StatusCode::OK, "{item}");
+    assert_eq!(item["place"], "Main Library, room 2.14");
+    alice.create_item(item_body("Scarf")).await;
+    let (_, found) = app.client().get("/api/items?q=librar&fields=title,place").await;
+    assert_eq!(
+        found,
+        json!([{ "title": "Umbrella", "place": "Main Library, room 2.14" }])
+    );
+    let (_, plain) = app.client().get("/api/items?q=scarf&fields=place").await;
+    assert_eq!(plain, json!([{ "place": null }]));
+    // Without `fields`, the contract's twelve keys.
+    assert_eq!(
+        app.client().get(&item_path(&item)).await.1.as_object().unwrap().len(),
+        12
+    );
+    let mut long = item_body("Too far");
+    long["place"] = json!("p".repeat(201));
+    assert_error(
+        &alice.post("/api/items", long).await,
+        StatusCode::BAD_REQUEST,
+        "place must be at most 200 characters",
+    );
+}

@@ -11,8 +11,6 @@ fn north(meters: f64) -> f64 {
     meters / 111_195.0
 }
 
-const DAY_MS: i64 = 24 * 60 * 60 * 1000;
-
 /// Reports an item as the admin and approves it (unless `approve` is false); its id.
 async fn report(admin: &TestClient, body: Value, approve: bool) -> i64 {
     let item = admin.create_item(body).await;
@@ -32,15 +30,6 @@ fn place(kind: &str, title: &str, cat: Option<&str>, meters_north: f64, radius: 
         "lng": -0.12,
         "radius": radius,
     })
-}
-
-async fn moved_back(app: &TestApp, id: i64, days: i64) {
-    app.db
-        .sql(&format!(
-            "UPDATE items SET created_at = created_at - {} WHERE id = {id}",
-            days * DAY_MS
-        ))
-        .await;
 }
 
 #[tokio::test]

@@ -1,5 +1,5 @@
 // Start-up, the session in the header, and switching between views (#/browse, #/report,
-// #/mine, #/account, #/signup, ...).
+// #/mine, #/intake, #/labels, #/stats, #/account, #/signup, ...).
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { forgetNick } from "./nick.js";
@@ -10,7 +10,9 @@ import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { Chat } from "./chat.js";
 import { Forgot } from "./forgot.js";
+import { Intake } from "./intake.js";
 import { ItemDialog } from "./item.js";
+import { Labels } from "./labels.js";
 import { LoginPanel } from "./login.js";
 import { Mine } from "./mine.js";
 import { Report } from "./report.js";
@@ -18,6 +20,7 @@ import { Reset } from "./reset.js";
 import { Review } from "./review.js";
 import { Signup } from "./signup.js";
 import { SsoFailed } from "./sso.js";
+import { Stats } from "./stats.js";
 import { Verify } from "./verify.js";
 
 /** `config`: the map settings; `access`: the ways in the service offers (sign-up and its
@@ -38,7 +41,10 @@ async function main() {
   views.browse = new Browse(state, dialog);
   views.report = new Report(state);
   views.mine = new Mine(state, dialog);
+  views.intake = new Intake(state);
+  views.labels = new Labels(state);
   views.review = new Review(state, dialog);
+  views.stats = new Stats(state);
   views.accounts = new Accounts(state);
   views.chat = new Chat(state);
   views.account = new Account(state);
@@ -56,7 +62,9 @@ async function main() {
 }
 
 function route() {
-  const [, name = "browse", arg] = location.hash.split("/");
+  const [, asked = "browse", arg] = location.hash.split("/");
+  // `#/items/ID` (a label's QR code) opens the item over Browse, like `#/browse/ID`.
+  const name = asked === "items" ? "browse" : asked;
   const view = Object.hasOwn(views, name) ? name : "browse";
   for (const key of Object.keys(views)) {
     document.getElementById(`view-${key}`).hidden = key !== view;

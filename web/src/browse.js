@@ -1,9 +1,11 @@
 // Browse: the items on a map and, equivalently, in a list, a page at a time; search, category,
-// kind, state, "near me" and date filters, all answered by the service.
+// kind, state, "near me" and date filters, all answered by the service. Items returned,
+// disposed of or closed are left out unless "Show closed and returned" is ticked.
 import { itemsUrl } from "./api.js";
 import { showError } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { addCategoryOptions } from "./categories.js";
+import { ITEMS_CHANGED } from "./custody.js";
 import { debounce } from "./debounce.js";
 import { currentPosition } from "./geolocation.js";
 import { L, createMap } from "./map.js";
@@ -39,6 +41,9 @@ export class Browse {
       else if (target.name !== "within" || this.here) this.search();
     });
     this.form.addEventListener("submit", (event) => event.preventDefault());
+    // Closed or disposed of from an item's view: the list and the map read again.
+    const view = document.getElementById("view-browse");
+    window.addEventListener(ITEMS_CHANGED, () => this.map && !view.hidden && this.search());
   }
 
   show(itemId) {
@@ -64,6 +69,7 @@ export class Browse {
       since: since && !Number.isNaN(since.getTime()) ? since.toISOString() : "",
       near: this.here ? `${this.here.latitude},${this.here.longitude}` : "",
       within: this.here ? f.within.value : "",
+      open: f.closed.checked ? "" : "true",
       fields: FIELDS,
       limit: PAGE_SIZE,
     });

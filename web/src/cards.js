@@ -1,5 +1,6 @@
-// How an item shows in a list: its thumbnail, title and facts, and the words for its kind
-// and state.
+// How an item shows in a list: its thumbnail, title and facts, the words for its kind and
+// state, and what became of it (returned, disposed of, closed).
+import { OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
 import { h, formatTime } from "./dom.js";
 
 export const KINDS = { lost: "Lost", found: "Found" };
@@ -9,7 +10,7 @@ export const STATES = { pending: "Pending review", approved: "Approved", rejecte
 export const PUBLIC_STATES = { pending: "Waiting for review", approved: "Published", rejected: "Not published" };
 
 /** The fields a list card shows (with `thumbUrl`, never the photo itself). */
-export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl"];
+export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl", ...OUTCOME_FIELDS];
 
 /** The item's thumbnail, or a blank square: loaded as it comes near the view, its size set
  *  so the list does not jump as thumbnails arrive. */
@@ -26,7 +27,7 @@ export function stateLabel(item) {
 
 /**
  * A list entry that opens the item: thumbnail, title, kind · category · date, its state
- * when `showState(item)` says so, and `extra` children below.
+ * when `showState(item)` says so, what became of it (always), and `extra` children below.
  */
 export function itemCard(item, open, { showState = () => true, extra = [] } = {}) {
   return h(
@@ -45,7 +46,9 @@ export function itemCard(item, open, { showState = () => true, extra = [] } = {}
           { class: "meta" },
           [KINDS[item.kind], item.cat ?? "uncategorised", formatTime(item.created_at)].filter(Boolean).join(" · "),
         ),
-        showState(item) ? stateLabel(item) : null,
+        showState(item) || outcomeBadge(item)
+          ? h("span", { class: "badges" }, showState(item) ? stateLabel(item) : null, outcomeBadge(item))
+          : null,
         ...extra,
       ),
     ),

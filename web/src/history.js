@@ -1,6 +1,7 @@
 // An item's change log, for staff on the review screen: who changed what and when, behind a
 // "History" button on each card, read again each time it opens.
 import { attempt } from "./api.js";
+import { methodWords } from "./custody.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 
@@ -12,6 +13,9 @@ const WORDS = {
   deleted: (value) => value === true && "deleted",
   created: () => "reported",
   handedOver: (value) => value?.to && `handed over to ${value.to}${value.claim ? ` (claim ${value.claim})` : ""}`,
+  disposal: (value) =>
+    value?.method && `disposed of: ${methodWords(value.method).toLowerCase()}${value.note ? ` (${value.note})` : ""}`,
+  closed: (value) => value && typeof value === "object" && `closed${value.reason ? `: ${value.reason}` : ""}`,
 };
 
 /** One entry's `change` in words, e.g. "approved, kept at Desk 4". */

@@ -1,14 +1,31 @@
 // The item view: every field, the full photo (only here: lists show thumbnails), where it is
-// kept, and its live thread.
-import { attempt } from "./api.js";
+// kept or what became of it, and its live thread. Its reporter and staff close the report
+// there; staff also print its label and see who handed it in and how long it is kept. A
+// user who claimed it sees their claim: withdraw it while open, and where to collect the
+// item once accepted.
+import { api, attempt } from "./api.js";
 import { announceWithin, showNotice } from "./announce.js";
 import { KINDS, PUBLIC_STATES } from "./cards.js";
+import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
 import { h, formatTime } from "./dom.js";
+import { printLabels } from "./labels.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
 import { socket } from "./socket.js";
 
-const FIELDS = "id,title,desc,cat,kind,lat,lng,radius,status,storagePlace,created_at,createdBy,photoUrl,returnedAt";
+const FIELDS = [
+  "id", "title", "desc", "cat", "kind", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
+  "photoUrl", ...OUTCOME_FIELDS,
+].join(",");
+/** What staff see besides: who handed a found item in, and how long it is kept. */
+const STAFF_FIELDS = `${FIELDS},finder,holdUntil`;
+/** How the user's own claim reads, by its state. */
+const CLAIM_WORDS = {
+  open: "You claimed it: staff will check your claim and tell you.",
+  accepted: "Your claim is accepted: the item is yours.",
+  rejected: "Your claim was not accepted.",
+  withdrawn: "You withdrew your claim.",
+};
 const MATCH_FIELDS = "id,title,kind";
 // What the matches of an item are to the person looking at it.
 const MATCHES_HEADING = { lost: "Could this be yours?", found: "Lost reports that may be this item" };
@@ -36,10 +53,12 @@ export class ItemDialog {
   }
 
   async open(id) {
-    const item = await attempt("GET", `/api/items/${id}?fields=${FIELDS}`);
+    const staff = Boolean(this.state.user?.isAdmin);
+    const item = await attempt("GET", `/api/items/${id}?fields=${staff ? STAFF_FIELDS : FIELDS}`);
     if (!item) return;
     if (this.itemId !== null) this.leave();
     this.itemId = item.id;
+    this.item = item;
     document.getElementById("item-title").textContent = item.title;
     const photo = document.getElementById("item-photo");
     photo.hidden = !item.photoUrl;
@@ -49,28 +68,39 @@ export class ItemDialog {
     } else {
       photo.removeAttribute("src");
     }
+    const badge = outcomeBadge(item);
+    const badges = document.getElementById("item-badges");
+    badges.replaceChildren(...(badge ? [badge] : []));
+    badges.hidden = !badge;
+    const open = isOpen(item);
     const fields = [
       ["Description", item.desc ?? "—"],
       ["Lost or found", KINDS[item.kind] ?? "—"],
       ["Category", item.cat ?? "—"],
       ["Status", PUBLIC_STATES[item.status] ?? item.status],
-      ["Kept at", item.storagePlace ?? "not recorded"],
+      // Only while it is on the shelf: once returned or disposed of, it is no longer there.
+      open ? ["Kept at", item.storagePlace ?? "not recorded"] : null,
       ["Reported", `${formatTime(item.created_at)} by ${item.createdBy}`],
       ["Where", `${item.lat.toFixed(5)}, ${item.lng.toFixed(5)} (within ${item.radius} m)`],
-    ];
-    if (item.returnedAt) fields.push(["Returned", formatTime(item.returnedAt)]);
+      item.returnedAt ? ["Returned", formatTime(item.returnedAt)] : null,
+      item.disposedAt ? ["Disposed of", disposalWords(item)] : null,
+      item.closedAt ? ["Closed", formatTime(item.closedAt)] : null,
+      staff && item.finder ? ["Handed in by", [item.finder.name, item.finder.contact].filter(Boolean).join(" · ")] : null,
+      staff && item.holdUntil && open ? ["Kept until", formatTime(item.holdUntil)] : null,
+    ].filter(Boolean);
     document.getElementById("item-fields").replaceChildren(...fields.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
     const user = this.state.user;
-    this.claimForm.hidden = !(item.kind === "found" && item.status === "approved" && !item.returnedAt
+    this.showActions(item);
+    this.claimForm.hidden = !(item.kind === "found" && item.status === "approved" && open
       && user && user.id !== item.createdBy);
     this.claimForm.reset();
+    this.showClaim(item);
     this.showMatches(item);
     this.log.replaceChildren();
     fillNick(this.form.elements.nick, this.state.user);
-    if (!this.dialog.open) {
-      this.dialog.showModal();
-      announceWithin(this.dialog);
-    }
+    if (!this.dialog.open) this.dialog.showModal();
+    // Also when it was open (another item, or this one again): leave() took them out.
+    announceWithin(this.dialog);
     this.join();
   }
 
@@ -78,10 +108,79 @@ export class ItemDialog {
     socket.emit("thread:join", { itemId: this.itemId });
   }
 
-  /** Lists the approved items of the other kind that may be the same object; none: nothing. */
+  /** Close report (its reporter and staff, while open) and Print label (staff, found items). */
+  showActions(item) {
+    const user = this.state.user;
+    const buttons = [];
+    if (user?.isAdmin && item.kind === "found") {
+      buttons.push(h("button", { type: "button", class: "secondary", onclick: () => this.printLabel(item) }, "Print label"));
+    }
+    if (isOpen(item) && user && (user.isAdmin || user.id === item.createdBy)) {
+      buttons.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.close(item) }, "Close report"));
+    }
+    const actions = document.getElementById("item-actions");
+    actions.replaceChildren(...buttons);
+    actions.hidden = buttons.length === 0;
+  }
+
+  printLabel(item) {
+    this.dialog.close();
+    printLabels([item.id]);
+  }
+
+  async close(item) {
+    const closed = await closeReport(item);
+    if (!closed || item.id !== this.itemId) return;
+    await this.open(item.id);
+    showNotice(`“${item.title}” is closed.`);
+    document.getElementById("item-title").focus();
+  }
+
+  /** The user's own claim on a found item, if any: its state, Withdraw while it is open,
+   *  and where to collect the item once it is accepted. */
+  async showClaim(item) {
+    const section = document.getElementById("item-claim");
+    section.hidden = true;
+    const user = this.state.user;
+    if (item.kind !== "found" || !user || user.isAdmin || user.id === item.createdBy) return;
+    let claims;
+    try {
+      claims = await api("GET", `/api/items/${item.id}/claims`);
+    } catch {
+      return; // The view stands without it; My reports lists the claims.
+    }
+    if (item.id !== this.itemId || this.state.user?.id !== user.id) return;
+    // Only the user's own come; the newest counts (an older one was decided or withdrawn).
+    const [claim] = claims;
+    if (!claim) return;
+    if (claim.status === "open" || claim.status === "accepted") this.claimForm.hidden = true;
+    const office = this.state.access?.office;
+    const body = [h("p", {}, CLAIM_WORDS[claim.status] ?? claim.status, " ", h("span", { class: "meta" }, `(claimed ${formatTime(claim.created_at)})`))];
+    if (claim.status === "accepted") {
+      if (item.storagePlace) body.push(h("p", {}, `It is kept at: ${item.storagePlace}.`));
+      body.push(h("p", { class: "collect" }, office ? `Collect it at: ${office}` : "Collect it from the lost-and-found office."));
+    }
+    if (claim.status === "open") {
+      body.push(h("p", { class: "actions" },
+        h("button", { type: "button", class: "danger secondary", onclick: () => this.withdraw(item, claim) }, "Withdraw claim")));
+    }
+    document.getElementById("item-claim-body").replaceChildren(...body);
+    section.hidden = false;
+  }
+
+  async withdraw(item, claim) {
+    if (!(await withdrawClaim(claim, item.title))) return;
+    if (item.id === this.itemId) await this.open(item.id);
+    document.getElementById("item-claim-heading").focus();
+  }
+
+  /** Lists the approved items of the other kind that may be the same object; none, or the
+   *  item no longer open: nothing. */
   async showMatches(item) {
     const section = document.getElementById("item-matches");
     section.hidden = true;
+    // Returned, disposed of or closed: nothing left to match.
+    if (!isOpen(item)) return;
     const matches = await attempt("GET", `/api/items/${item.id}/matches?fields=${MATCH_FIELDS}`);
     if (!matches) return;
     if (item.id !== this.itemId || matches.length === 0) return;
@@ -94,9 +193,11 @@ export class ItemDialog {
   async claim(event) {
     event.preventDefault();
     const message = this.claimForm.elements.message.value;
-    if (!(await attempt("POST", `/api/items/${this.itemId}/claims`, { message }))) return;
+    const id = this.itemId;
+    if (!(await attempt("POST", `/api/items/${id}/claims`, { message }))) return;
     this.claimForm.hidden = true;
     showNotice("Your claim is sent. Staff will check it and tell you.");
+    if (id === this.itemId) this.showClaim(this.item);
   }
 
   leave() {
@@ -111,4 +212,11 @@ export class ItemDialog {
     event.preventDefault();
     sendMessage(this.form, this.state.user, "thread:send", { itemId: this.itemId });
   }
+}
+
+/** The disposal of an item in words: "Donated on 3/2/2026: to the Red Cross shop". */
+function disposalWords(item) {
+  const how = item.disposal ? methodWords(item.disposal.method) : "Disposed of";
+  const note = item.disposal?.note ? `: ${item.disposal.note}` : "";
+  return `${how} on ${formatTime(item.disposedAt)}${note}`;
 }

@@ -1,8 +1,11 @@
-// My reports, for a logged-in user: the claims they made and what became of them, then
-// everything they reported, in every state, a page at a time, each with its state, where it
-// is kept and the reports of the other kind that may be the same object.
+// My reports, for a logged-in user: the claims they made and what became of them (an open
+// one can be withdrawn), then everything they reported, in every state, a page at a time,
+// each with its state, where it is kept (while it is), the reports of the other kind that
+// may be the same object, and Close report while it is open.
 import { api, attempt, itemTitles, itemsUrl } from "./api.js";
+import { showNotice } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
+import { ITEMS_CHANGED, closeReport, isOpen, withdrawClaim } from "./custody.js";
 import { h, formatTime } from "./dom.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
@@ -29,13 +32,31 @@ export class Mine {
       count: document.getElementById("mine-count"),
       empty: "You have not reported anything yet.",
       render: (item) => {
+        const open = isOpen(item);
         const card = itemCard(item, (id) => dialog.open(id), {
-          extra: item.storagePlace ? [h("span", { class: "meta" }, `Kept at ${item.storagePlace}`)] : [],
+          // Where it is, while it is there: not once returned, disposed of or closed.
+          extra: open && item.storagePlace ? [h("span", { class: "meta" }, `Kept at ${item.storagePlace}`)] : [],
         });
-        this.addMatches(card, item);
+        if (open) {
+          card.append(h("p", { class: "card-actions" },
+            // Named with the report, for screen readers going through the buttons.
+            h("button", { type: "button", class: "secondary", "aria-label": `Close report: ${item.title}`, onclick: () => this.close(item) },
+              "Close report")));
+          this.addMatches(card, item);
+        }
         return card;
       },
     });
+    this.view = document.getElementById("view-mine");
+    // Closed from an item's view: the list reads again.
+    window.addEventListener(ITEMS_CHANGED, () => !this.view.hidden && this.show());
+  }
+
+  async close(item) {
+    // The list reads again (ITEMS_CHANGED): the card comes back closed.
+    if (!(await closeReport(item))) return;
+    showNotice(`“${item.title}” is closed.`);
+    document.getElementById("mine-heading").focus();
   }
 
   /** Names, below the card (outside its button), the best matches of report `item`. */
@@ -80,8 +101,22 @@ export class Mine {
       h("li", {},
         h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, titles.get(claim.itemId)),
         ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`,
+        claim.status === "open"
+          ? [" ", h("button", {
+              type: "button",
+              class: "danger secondary",
+              "aria-label": `Withdraw claim on ${titles.get(claim.itemId)}`,
+              onclick: () => this.withdraw(claim, titles.get(claim.itemId)),
+            }, "Withdraw claim")]
+          : null,
         claim.status === "accepted" && office ? h("p", { class: "meta" }, `Collect it at: ${office}`) : null));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;
+  }
+
+  async withdraw(claim, title) {
+    if (!(await withdrawClaim(claim, title))) return;
+    await this.showClaims();
+    document.getElementById("my-claims-heading").focus();
   }
 }

@@ -18,6 +18,9 @@ export class Pager {
     Object.assign(this, { list, count, render, empty, onPage });
     this.items = [];
     this.next = null;
+    this.total = 0;
+    /** Each shown item's entry, by id. */
+    this.entries = new Map();
     this.loading = false;
     // A query started while a page is on its way makes that page's answer stale: dropped.
     this.fetch = latestOnly(fetchPage);
@@ -41,7 +44,9 @@ export class Pager {
   /** Empties the list (an answer already on its way still lands, unless a query starts). */
   clear() {
     this.items = [];
+    this.entries.clear();
     this.next = null;
+    this.total = 0;
     this.list.replaceChildren();
     this.count.textContent = "";
     this.more.hidden = true;
@@ -65,10 +70,18 @@ export class Pager {
     }
     this.loading = false;
     this.list.removeAttribute("aria-busy");
-    if (first) this.items = [];
+    if (first) {
+      this.items = [];
+      this.entries.clear();
+    }
     this.items.push(...page.items);
     this.next = page.next;
-    const rendered = page.items.map(this.render);
+    this.total = page.total;
+    const rendered = page.items.map((item) => {
+      const entry = this.render(item);
+      this.entries.set(item.id, entry);
+      return entry;
+    });
     if (first) this.list.replaceChildren(...rendered);
     else this.list.append(...rendered);
     this.count.textContent = countText(this.items.length, page.total, this.empty);
@@ -78,6 +91,20 @@ export class Pager {
     // enough to push it out, looking again asks for the next one.
     this.observer.unobserve(this.more);
     this.observer.observe(this.more);
+  }
+
+  /** Takes item `id` out of the list and its count (it no longer matches: it was acted on);
+   *  returns the entry that followed it, or else the one before (null: none), for the focus. */
+  remove(id) {
+    const entry = this.entries.get(id);
+    if (!entry) return null;
+    const neighbour = entry.nextElementSibling ?? entry.previousElementSibling;
+    entry.remove();
+    this.entries.delete(id);
+    this.items = this.items.filter((item) => item.id !== id);
+    this.total = Math.max(0, this.total - 1);
+    this.count.textContent = countText(this.items.length, this.total, this.empty);
+    return neighbour;
   }
 }
 

@@ -1,14 +1,21 @@
-// Review, for administrators: claims to decide (accepting one hands the item over), and the
-// reports by state: approve or reject (only the move that changes something), record where
-// an item is kept, delete (after a confirmation), and read what was done to it (its history).
+// Review, for administrators: claims to decide (accepting one hands the item over), found
+// items due for disposal, and the reports by state: approve or reject (only the move that
+// changes something), record where an item is kept, print its label (or choose several and
+// print their labels on one sheet), delete (after a confirmation), and read what was done to
+// it (its history).
 import { attempt, itemTitles, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
+import { ITEMS_CHANGED, OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
 import { h, formatTime } from "./dom.js";
+import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
+import { printLabels } from "./labels.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
-const FIELDS = "id,title,desc,cat,kind,status,storagePlace,created_at,createdBy,thumbUrl";
+const FIELDS = [
+  "id", "title", "desc", "cat", "kind", "status", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
+].join(",");
 
 export class Review {
   constructor(state, dialog) {
@@ -21,17 +28,55 @@ export class Review {
     this.claimsStatus = document.getElementById("claims-status");
     this.claims = document.getElementById("claims-list");
     this.claimsStatus.addEventListener("change", () => this.refreshClaims());
+    this.due = new DueList(dialog);
+    /** The ids of the found items chosen for a sheet of labels. */
+    this.chosen = new Set();
+    this.printChosen = document.getElementById("labels-chosen");
+    this.printChosen.addEventListener("click", () => printLabels([...this.chosen]));
+    this.clearChosen = document.getElementById("labels-clear");
+    this.clearChosen.addEventListener("click", () => this.choose(null));
+    this.view = document.getElementById("view-review");
+    // Closed (from an item's view) or disposed of: the reports and claims read again; the due
+    // list takes care of what it disposed of itself, and loses what was closed.
+    window.addEventListener(ITEMS_CHANGED, ({ detail }) => {
+      if (this.view.hidden || !this.state.user?.isAdmin) return;
+      this.refresh();
+      this.refreshClaims();
+      if (detail.change === "closed") this.due.pager.remove(detail.id);
+    });
   }
 
   show() {
-    if (!this.state.user?.isAdmin) {
+    const admin = Boolean(this.state.user?.isAdmin);
+    document.getElementById("review-staff").hidden = !admin;
+    if (!admin) {
       this.pager.clear();
+      this.due.clear();
       this.claims.replaceChildren();
+      this.choose(null);
       this.list.replaceChildren(h("li", { class: "hint" }, "Only staff can review reports. Log in with a staff account."));
       return;
     }
     this.refresh();
     this.refreshClaims();
+    this.due.refresh();
+  }
+
+  /** Adds item `item` to the labels chosen (or takes it out when `on` is false); null
+   *  forgets every choice. */
+  choose(item, on) {
+    if (item === null) {
+      this.chosen.clear();
+      for (const box of this.list.querySelectorAll("input[data-label]")) box.checked = false;
+    } else if (on) {
+      this.chosen.add(item.id);
+    } else {
+      this.chosen.delete(item.id);
+    }
+    const n = this.chosen.size;
+    this.printChosen.disabled = n === 0;
+    this.printChosen.textContent = n === 0 ? "Print labels" : n === 1 ? "Print 1 label" : `Print ${n} labels`;
+    this.clearChosen.hidden = n === 0;
   }
 
   async refreshClaims() {
@@ -86,6 +131,27 @@ export class Review {
     const rejection = () => (reason.value.trim() ? { status: "rejected", reason: reason.value } : { status: "rejected" });
     const act = (label, patch, css) =>
       h("button", { type: "button", class: css, onclick: () => this.update(item, patch(), label) }, label);
+    // Labels are for what sits on a shelf: found items.
+    const labels =
+      item.kind === "found"
+        ? h(
+            "div",
+            { class: "actions label-actions" },
+            h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, "Print label"),
+            h(
+              "label",
+              { class: "check" },
+              h("input", {
+                type: "checkbox",
+                "data-label": item.id,
+                "aria-label": `Choose for the sheet of labels: ${item.title}`,
+                checked: this.chosen.has(item.id),
+                onchange: (event) => this.choose(item, event.target.checked),
+              }),
+              "Choose for the sheet",
+            ),
+          )
+        : null;
     return h(
       "li",
       { class: "review-card" },
@@ -93,12 +159,12 @@ export class Review {
       h(
         "div",
         {},
-        h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(item.id) }, item.title)),
+        h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(item.id) }, item.title), " ", outcomeBadge(item)),
         h("p", {}, item.desc ?? ""),
         h(
           "p",
           { class: "meta" },
-          `${KINDS[item.kind]} · ${item.cat ?? "uncategorised"} · ${STATES[item.status]} · reported by ${item.createdBy} on ${formatTime(item.created_at)}`,
+          `#${item.id} · ${KINDS[item.kind]} · ${item.cat ?? "uncategorised"} · ${STATES[item.status]} · reported by ${item.createdBy} on ${formatTime(item.created_at)}`,
         ),
         h(
           "div",
@@ -112,6 +178,7 @@ export class Review {
           act("Save place", () => ({ storagePlace: place.value })),
           h("button", { type: "button", class: "danger", onclick: () => this.remove(item) }, "Delete"),
         ),
+        labels,
         ...historyToggle(item),
       ),
     );
@@ -128,6 +195,7 @@ export class Review {
     if (!window.confirm(`Delete “${item.title}” and its messages? This cannot be undone.`)) return;
     if (!(await attempt("DELETE", `/api/items/${item.id}`))) return;
     showNotice(`Deleted “${item.title}”.`);
+    this.choose(item, false);
     this.refresh();
   }
 }

@@ -1,0 +1,66 @@
+// Picking where an item was lost or found, in a form (the report form, the desk's intake): a
+// click on the map, the device's location, or coordinates typed in the form's `lat`, `lng`
+// and `radius` fields; the map shows the place and its radius.
+import { showError } from "./announce.js";
+import { currentPosition } from "./geolocation.js";
+import { L, createMap } from "./map.js";
+
+export class PlacePicker {
+  /** `form` has the fields `lat`, `lng` and `radius`; `mapElement` holds the map (made the
+   *  first time the form shows); `locateButton` asks for the device's location. */
+  constructor(form, mapElement, locateButton, config) {
+    Object.assign(this, { form, mapElement, config });
+    for (const name of ["lat", "lng", "radius"]) {
+      form.elements[name].addEventListener("input", () => this.draw());
+    }
+    locateButton.addEventListener("click", () => this.locate());
+  }
+
+  /** Call once the form is visible: Leaflet measures its box. */
+  show() {
+    if (!this.map) {
+      this.map = createMap(this.mapElement, this.config);
+      this.map.on("click", (event) => this.set(event.latlng.lat, event.latlng.lng));
+    }
+    this.map.invalidateSize();
+  }
+
+  set(lat, lng, radius) {
+    this.form.elements.lat.value = lat.toFixed(6);
+    this.form.elements.lng.value = lng.toFixed(6);
+    if (radius !== undefined) this.form.elements.radius.value = Math.min(100000, Math.round(radius));
+    this.draw();
+  }
+
+  /** The place as the API takes it: `{ lat, lng, radius }`. */
+  value() {
+    const f = this.form.elements;
+    return {
+      lat: Number.parseFloat(f.lat.value),
+      lng: Number.parseFloat(f.lng.value),
+      radius: Number.parseFloat(f.radius.value) || 0,
+    };
+  }
+
+  /** Draws the place as the fields hold it (none: nothing; after the form's reset, too). */
+  draw() {
+    const { lat, lng, radius } = this.value();
+    this.marker?.remove();
+    this.circle?.remove();
+    if (!this.map || !Number.isFinite(lat) || !Number.isFinite(lng)) return;
+    this.marker = L.marker([lat, lng], { title: "Chosen place", alt: "Chosen place" }).addTo(this.map);
+    this.circle = L.circle([lat, lng], { radius, weight: 1 }).addTo(this.map);
+  }
+
+  async locate() {
+    let coords;
+    try {
+      coords = await currentPosition();
+    } catch (error) {
+      showError(`${error.message} Pick the place on the map.`);
+      return;
+    }
+    this.set(coords.latitude, coords.longitude, coords.accuracy);
+    this.map?.setView([coords.latitude, coords.longitude], 17);
+  }
+}
