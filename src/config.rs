@@ -1,7 +1,7 @@
 //! The command line. Each setting is declared once, as a clap flag with its environment
 //! variable and default: [`Config`] *is* the `serve` command's arguments.
 
-use std::{collections::HashMap, net::SocketAddr, path::PathBuf};
+use std::{collections::BTreeMap, net::SocketAddr, path::PathBuf};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -247,7 +247,7 @@ pub struct CustodyConfig {
     /// Days by category, comma-separated, ignoring case (`food=0,phone=180`; 0: due at once).
     #[arg(long, env = "LOSTFOUND_HOLD_DAYS_BY_CATEGORY", default_value = "",
           value_parser = HoldPolicy::parse_categories)]
-    pub hold_days_by_category: HashMap<String, u32>,
+    pub hold_days_by_category: BTreeMap<String, u32>,
 
     /// The review states everyone may read, comma-separated: `approved` keeps pending and
     /// rejected reports (and their photos) to their reporter and staff.
@@ -270,6 +270,16 @@ impl CustodyConfig {
             default_days: self.hold_days,
             by_category: self.hold_days_by_category.clone(),
         }
+    }
+
+    /// Whether some states are not public: then who reads matters.
+    pub fn restricts(&self) -> bool {
+        self.visibility(None).is_some()
+    }
+
+    /// Whether everyone may read items in `status`.
+    pub fn is_public(&self, status: ItemStatus) -> bool {
+        self.public_states.contains(&status)
     }
 
     /// What `viewer` may read, when it is not everything: the public states, and the

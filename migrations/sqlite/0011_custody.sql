@@ -9,9 +9,10 @@ ALTER TABLE items ADD COLUMN disposed_at INTEGER;
 ALTER TABLE items ADD COLUMN disposal_method TEXT
     CHECK (disposal_method IN ('donated', 'auctioned', 'destroyed', 'returned-to-finder', 'transferred'));
 ALTER TABLE items ADD COLUMN disposal_note TEXT;
+-- (Set together with `disposed_at`, in one statement.)
 ALTER TABLE items ADD COLUMN closed_at INTEGER;
 
--- The found items still in custody, oldest first: what the "due" list reads.
+-- The found items still in custody, by report time: what the "due" list reads.
 CREATE INDEX items_in_custody ON items (created_at)
     WHERE kind = 'found' AND returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL;
 

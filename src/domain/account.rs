@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{DisplayName, Email, Fields, Password, User, UserId, ValidationError};
+use super::{DisplayName, Email, Fields, Lang, Password, User, UserId, ValidationError};
 
 /// An account with what only staff see: the email address, whether it is disabled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +187,39 @@ impl EmailChange {
     /// The new address; `None` removes it.
     pub fn email(&self) -> Option<&Email> {
         self.0.as_ref()
+    }
+}
+
+/// `PATCH /api/me`: a new address (see [`EmailChange`]), the language to be written to in
+/// (`en`, `ko`, `es`), or both. Neither is an invalid address, as before languages.
+#[derive(Debug)]
+pub struct ProfileChange {
+    email: Option<EmailChange>,
+    lang: Option<Lang>,
+}
+
+impl ProfileChange {
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
+        let lang = match body.get("lang") {
+            None => None,
+            Some(_) => Some(
+                Fields(body)
+                    .parsed::<Lang>("lang")?
+                    .ok_or_else(|| ValidationError::new("lang", "Invalid lang"))?,
+            ),
+        };
+        let email = (body.contains_key("email") || lang.is_none())
+            .then(|| EmailChange::parse(body))
+            .transpose()?;
+        Ok(Self { email, lang })
+    }
+
+    pub fn email(&self) -> Option<&EmailChange> {
+        self.email.as_ref()
+    }
+
+    pub fn lang(&self) -> Option<Lang> {
+        self.lang
     }
 }
 

@@ -104,7 +104,7 @@ pub enum ClaimRefusal {
     NoClaim,
     /// The claimant reported the item.
     OwnItem,
-    /// Lost, not approved, or already returned.
+    /// Lost, not approved, or no longer in custody (returned, disposed or closed).
     NotClaimable,
     /// The claimant has an open claim on the item already.
     AlreadyOpen,

@@ -1,7 +1,7 @@
 //! The office's custody of found items: who handed an item in, how long it is kept, what
 //! became of it when nobody claimed it, and reports closed by their reporter.
 
-use std::{collections::HashMap, fmt, str::FromStr};
+use std::{collections::BTreeMap, fmt, str::FromStr};
 
 use serde_json::{Map, Value};
 
@@ -140,7 +140,7 @@ pub enum CustodyRefusal {
     /// A lost report, or a found item already returned, disposed or closed.
     CannotDispose,
     /// Returned, disposed or closed already; or, for anyone but staff, a found item the
-    /// office keeps (it has a storage place).
+    /// office keeps (approved, with a storage place).
     CannotClose,
 }
 
@@ -150,14 +150,14 @@ pub enum CustodyRefusal {
 pub struct HoldPolicy {
     pub default_days: u32,
     /// Keyed by the category folded to lower case.
-    pub by_category: HashMap<String, u32>,
+    pub by_category: BTreeMap<String, u32>,
 }
 
 impl Default for HoldPolicy {
     fn default() -> Self {
         Self {
             default_days: 90,
-            by_category: HashMap::new(),
+            by_category: BTreeMap::new(),
         }
     }
 }
@@ -177,7 +177,7 @@ impl HoldPolicy {
     }
 
     /// `food=0,phone=180`: days by category.
-    pub fn parse_categories(value: &str) -> Result<HashMap<String, u32>, String> {
+    pub fn parse_categories(value: &str) -> Result<BTreeMap<String, u32>, String> {
         value
             .split(',')
             .map(str::trim)

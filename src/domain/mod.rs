@@ -13,6 +13,7 @@ pub mod matching;
 mod message;
 mod notification;
 mod photo;
+mod phrases;
 pub mod search;
 mod signup;
 mod sso;
@@ -21,7 +22,9 @@ mod user;
 
 use std::borrow::Cow;
 
-pub use account::{Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset};
+pub use account::{
+    Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset, ProfileChange,
+};
 pub use claim::{Claim, ClaimId, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
@@ -35,6 +38,7 @@ pub use notification::{
     MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
 };
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
+pub use phrases::{Lang, Phrase, say};
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
 pub use sso::{SsoClaims, SsoIdentity};
 pub use stats::{Stats, StatsWindow};

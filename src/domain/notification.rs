@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ItemId, ItemStatus, ValidationError, parse_limit};
+use super::{ItemId, ItemStatus, Lang, Phrase, ValidationError, parse_limit};
 
 /// Notifications a page holds when the request does not say.
 const DEFAULT_PAGE: u32 = 50;
@@ -38,110 +38,99 @@ impl NoticeKind {
     }
 }
 
-/// A notification to be written: what, about which item, in which words.
+/// A notification to be written: what, about which item, in which words (said in each
+/// reader's language; `text` is the English, which the API answers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub kind: NoticeKind,
     pub item_id: ItemId,
+    pub phrase: Phrase,
     pub text: String,
 }
 
 impl Notice {
-    /// A report's new state, with the reason staff gave for rejecting it, if any.
-    pub fn status_changed(item_id: ItemId, title: &str, status: ItemStatus, reason: Option<&str>) -> Self {
-        let now = match status {
-            ItemStatus::Approved => "is approved and visible to everyone",
-            ItemStatus::Rejected => "was rejected",
-            ItemStatus::Pending => "waits for review again",
-        };
-        let text = match reason {
-            Some(reason) => format!("Your report “{title}” {now}: {reason}"),
-            None => format!("Your report “{title}” {now}."),
-        };
+    fn new(kind: NoticeKind, item_id: ItemId, phrase: Phrase) -> Self {
         Self {
-            kind: NoticeKind::ItemStatus,
+            kind,
             item_id,
-            text,
+            text: phrase.say(Lang::En),
+            phrase,
         }
     }
 
+    /// A report's new state, with the reason staff gave for rejecting it, if any.
+    pub fn status_changed(item_id: ItemId, title: &str, status: ItemStatus, reason: Option<&str>) -> Self {
+        let key = format!(
+            "status.{}{}",
+            status.as_str(),
+            if reason.is_some() { ".reason" } else { "" }
+        );
+        let phrase = Phrase::new(&key, &[("title", title), ("reason", reason.unwrap_or_default())]);
+        Self::new(NoticeKind::ItemStatus, item_id, phrase)
+    }
+
     pub fn storage_changed(item_id: ItemId, title: &str, place: Option<&str>) -> Self {
-        let text = match place {
-            Some(place) => format!("Your report “{title}” is kept at: {place}."),
-            None => format!("Where your report “{title}” is kept is no longer recorded."),
+        let phrase = match place {
+            Some(place) => Phrase::new("storage.kept", &[("title", title), ("place", place)]),
+            None => Phrase::new("storage.cleared", &[("title", title)]),
         };
-        Self {
-            kind: NoticeKind::StoragePlace,
-            item_id,
-            text,
-        }
+        Self::new(NoticeKind::StoragePlace, item_id, phrase)
     }
 
     /// To the reporter of `item_id`: `title` was approved and may be the same object.
     pub fn may_match(item_id: ItemId, title: &str) -> Self {
-        Self {
-            kind: NoticeKind::Match,
+        Self::new(
+            NoticeKind::Match,
             item_id,
-            text: format!("“{title}” was reported and may match one of your reports."),
-        }
+            Phrase::new("match.reported", &[("title", title)]),
+        )
     }
 
     /// To the owner of a lost report: a found item that may be it was approved (or their
     /// report was, after the found item).
     pub fn found_match(found: ItemId, found_title: &str, lost_title: &str) -> Self {
-        Self {
-            kind: NoticeKind::Match,
-            item_id: found,
-            text: format!("A found item “{found_title}” may be your “{lost_title}”."),
-        }
+        let phrase = Phrase::new("match.found", &[("found", found_title), ("lost", lost_title)]);
+        Self::new(NoticeKind::Match, found, phrase)
     }
 
     /// To administrators: `count` new reports arrived for review (the first of them
     /// `first`) since the notice was written.
     pub fn review_waiting(first: ItemId, count: i64) -> Self {
-        let text = if count == 1 {
-            "1 new report waits for review.".to_owned()
+        let phrase = if count == 1 {
+            Phrase::new("review.one", &[])
         } else {
-            format!("{count} new reports wait for review.")
+            Phrase::new("review.many", &[("count", &count.to_string())])
         };
-        Self {
-            kind: NoticeKind::Review,
-            item_id: first,
-            text,
-        }
+        Self::new(NoticeKind::Review, first, phrase)
     }
 
     pub fn claim_received(item_id: ItemId, title: &str) -> Self {
-        Self {
-            kind: NoticeKind::ClaimReceived,
+        Self::new(
+            NoticeKind::ClaimReceived,
             item_id,
-            text: format!("Someone claims “{title}”."),
-        }
+            Phrase::new("claim.received", &[("title", title)]),
+        )
     }
 
     /// A claim accepted: the item is the claimant's to collect, from where it is kept, at the
     /// office (`LOSTFOUND_OFFICE`) when one is set.
     pub fn claim_accepted(item_id: ItemId, title: &str, place: Option<&str>, office: Option<&str>) -> Self {
-        let mut text = format!("Your claim on “{title}” is accepted: the item is yours to collect.");
+        let mut phrase = Phrase::new("claim.accepted", &[("title", title)]);
         if let Some(place) = place {
-            text.push_str(&format!(" It is kept at: {place}."));
+            phrase = phrase.then("claim.accepted.place", &[("place", place)]);
         }
         if let Some(office) = office {
-            text.push_str(&format!(" Collect it at: {office}"));
+            phrase = phrase.then("claim.accepted.office", &[("office", office)]);
         }
-        Self {
-            kind: NoticeKind::ClaimDecided,
-            item_id,
-            text,
-        }
+        Self::new(NoticeKind::ClaimDecided, item_id, phrase)
     }
 
     pub fn claim_refused(item_id: ItemId, title: &str) -> Self {
-        Self {
-            kind: NoticeKind::ClaimDecided,
+        Self::new(
+            NoticeKind::ClaimDecided,
             item_id,
-            text: format!("Your claim on “{title}” was not accepted."),
-        }
+            Phrase::new("claim.refused", &[("title", title)]),
+        )
     }
 }
 

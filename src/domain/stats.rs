@@ -36,6 +36,8 @@ pub struct Stats {
     pub pending: i64,
     pub approved: i64,
     pub rejected: i64,
+    /// Found items approved: what the office took into custody.
+    pub found_approved: i64,
     /// By category folded to lower case (`None`: no category), most reports first.
     pub categories: Vec<(Option<String>, [i64; 2])>,
     /// By week: its Monday (epoch ms, 00:00 UTC), oldest first; weeks without reports left out.
@@ -61,6 +63,9 @@ impl Stats {
             ItemStatus::Pending => self.pending += count,
             ItemStatus::Approved => self.approved += count,
             ItemStatus::Rejected => self.rejected += count,
+        }
+        if (kind, status) == (ItemKind::Found, ItemStatus::Approved) {
+            self.found_approved += count;
         }
     }
 
@@ -92,9 +97,11 @@ impl Stats {
         });
     }
 
-    /// Found items returned, of every found item; `None` without found items.
+    /// Found items returned, of the found items approved (pending and rejected reports were
+    /// never in custody); `None` without any.
     pub fn return_rate(&self) -> Option<f64> {
-        (self.found > 0).then(|| (self.found_returned as f64 / self.found as f64 * 1000.0).round() / 1000.0)
+        (self.found_approved > 0)
+            .then(|| (self.found_returned as f64 / self.found_approved as f64 * 1000.0).round() / 1000.0)
     }
 
     pub fn disposed_total(&self) -> i64 {
@@ -109,10 +116,9 @@ mod tests {
     #[test]
     fn medians_and_rates() {
         let day = DAY_MS as i64;
-        let mut stats = Stats {
-            found: 4,
-            ..Stats::default()
-        };
+        let mut stats = Stats::default();
+        stats.add_reports(ItemKind::Found, ItemStatus::Approved, 4);
+        stats.add_reports(ItemKind::Found, ItemStatus::Rejected, 3);
         stats.set_returns(vec![
             (ItemKind::Found, 3 * day),
             (ItemKind::Found, day),

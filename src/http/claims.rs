@@ -11,12 +11,13 @@ use axum::{
 use super::{
     current_user::{Admin, SignedIn},
     extract::{JsonObject, Params},
+    reader::Reader,
     schemas,
     views::ClaimJson,
 };
 use crate::{
     auth::Session,
-    domain::{ClaimId, ClaimStatus, ItemId, ItemNotFound, parse_decision, parse_message},
+    domain::{ClaimId, ClaimStatus, ItemId, parse_decision, parse_message},
     error::Result,
     state::AppState,
     store::ClaimFilter,
@@ -56,6 +57,10 @@ async fn open(
 ) -> Result<Json<ClaimJson>> {
     let id = ItemId::parse(&id)?;
     let message = parse_message(&body.fields)?;
+    // An item someone may not read is as if there were none (it is not approved either).
+    if state.config.custody.restricts() {
+        Reader::of(&state, Some(&session)).readable(state.store.item(id).await?)?;
+    }
     let claim = state
         .store
         .open_claim(id, &session.user.id, &message, now_ms())
@@ -76,7 +81,7 @@ async fn of_item(
     Path(id): Path<String>,
 ) -> Result<Json<Vec<ClaimJson>>> {
     let id = ItemId::parse(&id)?;
-    state.store.item(id).await?.ok_or(ItemNotFound)?;
+    Reader::of(&state, Some(&session)).readable(state.store.item(id).await?)?;
     let filter = ClaimFilter {
         item: Some(id),
         claimant: claimant_filter(&session),

@@ -35,7 +35,6 @@ const COLUMNS: [&str; 22] = [
     "lng",
     "radius",
     "storagePlace",
-    "place",
     "createdAt",
     "createdBy",
     "returnedAt",
@@ -47,6 +46,7 @@ const COLUMNS: [&str; 22] = [
     "closedAt",
     "finderName",
     "finderContact",
+    "place",
 ];
 
 pub fn router() -> Router<AppState> {
@@ -118,7 +118,6 @@ fn row(item: &Item) -> [String; 22] {
         item.lng.to_string(),
         item.radius.to_string(),
         text(item.storage_place.as_deref()),
-        text(item.place.as_deref()),
         format_ms(item.created_at),
         inert(&item.created_by),
         time(item.returned_at),
@@ -130,6 +129,7 @@ fn row(item: &Item) -> [String; 22] {
         time(item.closed_at),
         text(finder.and_then(|f| f.name.as_deref())),
         text(finder.and_then(|f| f.contact.as_deref())),
+        text(item.place.as_deref()),
     ]
 }
 

@@ -12,7 +12,7 @@ use futures_util::stream;
 
 use super::{
     conditional::{etag, matches, not_modified},
-    current_user::{Admin, SignedIn, Viewer},
+    current_user::{Admin, SignedIn},
     extract::{JsonObject, Params},
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
     reader::Reader,
@@ -33,6 +33,8 @@ use crate::{
 const LIST_BATCH: u32 = 100;
 /// Photos may be cached for ever under their versioned URLs.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// The photo of an item not everyone may read: the browser keeps it, no shared cache does.
+const PRIVATE: &str = "private, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
 pub(super) const LIST_PARAMS: [&str; 15] = [
     "status",
@@ -73,24 +75,16 @@ pub fn router() -> Router<AppState> {
         (status = 401, description = "`due=true` without a session", body = schemas::ErrorBody),
         (status = 403, description = "`due=true` by someone not an administrator", body = schemas::ErrorBody),
     ))]
-async fn list(
-    State(state): State<AppState>,
-    Viewer(session): Viewer,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
-) -> Result<Response> {
+async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     let mut request = ListRequest::parse(|name| params.get(name))?;
-    let reader = Reader::of(&state, session.as_ref());
+    let private = request.due || Reader::asks_private(&params)?;
+    let reader = Reader::of_request(&state, &headers, private).await?;
     let keys = reader.keys(&params)?;
     request.filter.visible = reader.visible();
     let kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
     if request.due {
-        match &session {
-            None => return Err(AppError::Unauthenticated("Login required")),
-            Some(_) if !reader.is_staff() => return Err(AppError::Forbidden),
-            Some(_) => {}
-        }
+        reader.require_staff()?;
         request.filter.due_at = Some(now_ms());
     }
     // What is due changes with the time, not only with the items: never kept, and its ETag
@@ -164,14 +158,14 @@ fn next_link(raw: Option<&str>, next: Cursor) -> HeaderValue {
     responses((status = 200, description = "The item", body = schemas::Item), (status = 304, response = schemas::NotModified), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn read(
     State(state): State<AppState>,
-    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let reader = Reader::of(&state, session.as_ref());
-    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let params = Params::parse(raw.as_deref(), &["fields"])?;
+    let reader = Reader::of_request(&state, &headers, Reader::asks_private(&params)?).await?;
+    let keys = reader.keys(&params)?;
     let version = state.store.list_version().await?;
     let kept_as = reader.kept_as(format!("item/{id}?{}", raw.as_deref().unwrap_or("")));
     if let Some(answer) = state.answers.get(version, &kept_as) {
@@ -200,14 +194,19 @@ async fn read(
     responses((status = 200, description = "Matches", body = [MatchJson]), (status = 400, description = "Invalid item ID, Invalid fields, Invalid query string", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem)))]
 async fn possible_matches(
     State(state): State<AppState>,
-    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
+    headers: HeaderMap,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let reader = Reader::of(&state, session.as_ref());
-    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let params = Params::parse(raw.as_deref(), &["fields"])?;
+    let reader = Reader::of_request(&state, &headers, Reader::asks_private(&params)?).await?;
+    let keys = reader.keys(&params)?;
     let item = reader.readable(state.store.item(id).await?)?;
+    // Returned, disposed or closed: it matches nothing any more.
+    if !item.is_open() {
+        return Ok(Json(Vec::<MatchJson>::new()).into_response());
+    }
     let candidates = state
         .store
         .list_items(&matching::candidates(&item), None, matching::MAX_CANDIDATES)
@@ -379,14 +378,8 @@ enum Picture {
         (status = 200, description = "The photo", content_type = "image/*", body = Vec<u8>),
         (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
-async fn photo(
-    state: State<AppState>,
-    viewer: Viewer,
-    id: Path<String>,
-    raw: RawQuery,
-    headers: HeaderMap,
-) -> Result<Response> {
-    picture(state, viewer, id, raw, headers, Picture::Photo).await
+async fn photo(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
+    picture(state, id, raw, headers, Picture::Photo).await
 }
 
 #[utoipa::path(get, path = "/api/items/{id}/thumb", operation_id = "getThumbnail", tag = "items", params(("id" = i64, Path, minimum = 1, description = "Item id"), ("v" = Option<String>, Query, description = "The version from `photoUrl`/`thumbUrl`: cached for ever")),
@@ -394,21 +387,14 @@ async fn photo(
         (status = 200, description = "The thumbnail (a placeholder without a photo)", content_type = "image/*", body = Vec<u8>),
         (status = 304, response = schemas::NotModified), (status = 400, response = schemas::BadItemId), (status = 404, description = "Item not found, or it has no photo", body = schemas::ErrorBody),
     ))]
-async fn thumbnail(
-    state: State<AppState>,
-    viewer: Viewer,
-    id: Path<String>,
-    raw: RawQuery,
-    headers: HeaderMap,
-) -> Result<Response> {
-    picture(state, viewer, id, raw, headers, Picture::Thumbnail).await
+async fn thumbnail(state: State<AppState>, id: Path<String>, raw: RawQuery, headers: HeaderMap) -> Result<Response> {
+    picture(state, id, raw, headers, Picture::Thumbnail).await
 }
 
 /// The photo or thumbnail of an item, with its type and ETag; cached for ever when asked
 /// for by its current versioned URL.
 async fn picture(
     State(state): State<AppState>,
-    Viewer(session): Viewer,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
@@ -416,14 +402,19 @@ async fn picture(
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
     let not_found = || AppError::NotFound("Photo not found");
-    let item = Reader::of(&state, session.as_ref()).readable(state.store.item(id).await?)?;
+    let reader = Reader::of_request(&state, &headers, false).await?;
+    let item = reader.readable(state.store.item(id).await?)?;
     let version = item.photo_version.ok_or_else(not_found)?;
     let tag = match which {
         Picture::Photo => etag(&version),
         Picture::Thumbnail => etag(&format!("{version}-t")),
     };
     let versioned = Params::parse(raw.as_deref(), &[])?.get("v") == Some(version.as_str());
-    let cache = HeaderValue::from_static(if versioned { IMMUTABLE } else { "no-cache" });
+    let cache = HeaderValue::from_static(match versioned {
+        false => "no-cache",
+        true if state.config.custody.is_public(item.status) => IMMUTABLE,
+        true => PRIVATE,
+    });
     let validators = [(header::ETAG, tag), (header::CACHE_CONTROL, cache)];
     if matches(&headers, &validators[0].1) {
         return Ok(not_modified(validators));

@@ -1,15 +1,21 @@
 //! Who reads items: staff or not, what they may see when not every review state is public
 //! (`LOSTFOUND_PUBLIC_STATES`), and how answers kept for one reader are told from another's.
 
-use super::{extract::Params, fields::ItemKeys};
+use axum::http::HeaderMap;
+
+use super::{
+    extract::Params,
+    fields::{ItemKey, ItemKeys},
+};
 use crate::{
     auth::Session,
     domain::{Item, ItemNotFound, Visibility},
-    error::Result,
+    error::{AppError, Result},
     state::AppState,
 };
 
 pub struct Reader {
+    signed_in: bool,
     staff: bool,
     /// `None`: everything.
     visible: Option<Visibility>,
@@ -19,8 +25,30 @@ impl Reader {
     pub fn of(state: &AppState, session: Option<&Session>) -> Self {
         let user = session.map(|session| &session.user);
         Self {
+            signed_in: user.is_some(),
             staff: user.is_some_and(|user| user.is_admin),
             visible: state.config.custody.visibility(user),
+        }
+    }
+
+    /// The reader of a public request: its session is read only when it matters — when not
+    /// every state is public, or when the request asks for what only staff may have
+    /// (`private`) — so public reads cost no session lookup.
+    pub async fn of_request(state: &AppState, headers: &HeaderMap, private: bool) -> Result<Self> {
+        let session = if private || state.config.custody.restricts() {
+            state.sessions.resolve(headers).await?
+        } else {
+            None
+        };
+        Ok(Self::of(state, session.as_ref()))
+    }
+
+    /// Only staff, or 401 / 403.
+    pub fn require_staff(&self) -> Result<()> {
+        match (self.signed_in, self.staff) {
+            (false, _) => Err(AppError::Unauthenticated("Login required")),
+            (true, false) => Err(AppError::Forbidden),
+            (true, true) => Ok(()),
         }
     }
 
@@ -36,6 +64,11 @@ impl Reader {
     /// The keys `?fields=` names that this reader may have.
     pub fn keys(&self, params: &Params) -> Result<ItemKeys> {
         Ok(params.keys()?.for_viewer(self.staff))
+    }
+
+    /// Whether `params` name a key only staff may have: then who asks matters.
+    pub fn asks_private(params: &Params) -> Result<bool> {
+        Ok(params.keys()?.contains(ItemKey::Finder))
     }
 
     /// The item, if this reader may see it; as if there were none otherwise.

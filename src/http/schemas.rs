@@ -258,9 +258,12 @@ pub struct NewPasswordBody {
 
 #[derive(ToSchema)]
 pub struct EmailBody {
-    /// `null` removes the address.
+    /// `null` removes the address. Required unless `lang` is given.
     #[schema(format = Email, max_length = 254)]
-    email: Option<String>,
+    email: Option<Option<String>>,
+    /// The language emails are written in.
+    #[schema(pattern = "^(en|ko|es)$")]
+    lang: Option<String>,
 }
 
 #[derive(ToSchema)]

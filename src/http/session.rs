@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     auth::{Attempt, ThrottleDecision},
-    domain::{Credentials, EmailChange},
+    domain::{Credentials, ProfileChange},
     error::{AppError, Result},
     json::UserJson,
     state::AppState,
@@ -40,21 +40,30 @@ async fn me(Viewer(session): Viewer) -> Response {
     Json(MeJson { user }).into_response()
 }
 
-/// `PATCH /api/me { email }`: a new address waits for its verification (a link is mailed
-/// to it) while the old one stays in use; `null` removes the address at once.
+/// `PATCH /api/me { email, lang }`: a new address waits for its verification (a link is
+/// mailed to it) while the old one stays in use; `null` removes the address at once. `lang`
+/// (`en`, `ko`, `es`) is the language emails are written in.
 #[utoipa::path(patch, path = "/api/me", operation_id = "setEmail", tag = "session", security(("session" = [])),
     request_body = schemas::EmailBody,
     responses(
         (status = 200, description = "Saved: the address in use, and the one waiting for its verification", body = EmailSavedJson),
-        (status = 400, description = "Invalid email", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
+        (status = 400, description = "Invalid email, Invalid lang", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
     ))]
 async fn set_email(State(state): State<AppState>, SignedIn(session): SignedIn, body: JsonObject) -> Result<Response> {
-    let change = EmailChange::parse(&body.fields)?;
-    let saved = state
-        .store
-        .change_email(&session.user.id, change.email(), now_ms())
-        .await?;
-    Ok(Json(EmailSavedJson::new(&saved)).into_response())
+    let change = ProfileChange::parse(&body.fields)?;
+    let user = &session.user.id;
+    if let Some(lang) = change.lang() {
+        state.store.set_lang(user, lang).await?;
+    }
+    let saved = match change.email() {
+        Some(email) => state.store.change_email(user, email.email(), now_ms()).await?,
+        None => state.store.email_state(user).await?,
+    };
+    let lang = match change.lang() {
+        Some(lang) => Some(lang),
+        None => state.store.lang(user).await?,
+    };
+    Ok(Json(EmailSavedJson::new(&saved, lang)).into_response())
 }
 
 /// `GET /api/me/email`: the logged-in user's address and the one waiting for its

@@ -40,7 +40,7 @@ pub struct StatsJson {
     #[schema(value_type = Object)]
     disposed: serde_json::Map<String, serde_json::Value>,
     closed: i64,
-    /// Found items returned, of every found item (0–1); `null` without found items.
+    /// Found items returned, of the found items approved (0–1); `null` without any.
     #[serde(rename = "returnRate")]
     return_rate: Option<f64>,
     /// Days from report to return, the median over returned items; `null` when none.

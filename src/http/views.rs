@@ -9,7 +9,7 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, User},
+    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, Lang, User},
     json::UserJson,
     store::{ChangeRecord, EmailState},
     time::format_ms,
@@ -210,7 +210,8 @@ pub struct ChangeJson {
     #[schema(format = DateTime)]
     at: String,
     /// What changed, e.g. `{ "status": "approved" }`, `{ "deleted": true }`,
-    /// `{ "handedOver": { "claim": 3, "to": "alice" } }`.
+    /// `{ "handedOver": { "claim": 3, "to": "alice" } }`, `{ "disposal": { "method", "note" } }`,
+    /// `{ "closed": { "reason" } }`.
     #[schema(value_type = Object)]
     change: serde_json::Value,
 }
@@ -283,7 +284,7 @@ impl<'a> From<&'a EmailState> for EmailJson<'a> {
     }
 }
 
-/// `PATCH /api/me`: `{ ok: true, email, pending }`.
+/// `PATCH /api/me`: `{ ok: true, email, pending, lang }`.
 #[derive(Serialize, ToSchema)]
 #[schema(as = EmailSaved)]
 pub struct EmailSavedJson<'a> {
@@ -291,13 +292,17 @@ pub struct EmailSavedJson<'a> {
     ok: bool,
     #[serde(flatten)]
     addresses: EmailJson<'a>,
+    /// The language emails are written in: `en`, `ko` or `es`; `null` until chosen (English).
+    #[schema(value_type = Option<String>)]
+    lang: Option<&'static str>,
 }
 
 impl<'a> EmailSavedJson<'a> {
-    pub fn new(state: &'a EmailState) -> Self {
+    pub fn new(state: &'a EmailState, lang: Option<Lang>) -> Self {
         Self {
             ok: true,
             addresses: state.into(),
+            lang: lang.map(Lang::as_str),
         }
     }
 }

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     causes::describe,
     config::MailConfig,
+    domain::say,
     store::{OutgoingAccountMail, OutgoingMail, Store},
     time::now_ms,
 };
@@ -99,14 +100,19 @@ impl Mailer {
     fn compose(&self, mail: &OutgoingMail) -> anyhow::Result<Message> {
         let notification = &mail.notification;
         let to = Mailbox::new(Some(mail.name.clone()), mail.address.parse()?);
-        let mut body = format!("{}\n", notification.text);
+        // In the reader's language (a notification written before words were kept: as written).
+        let text = mail
+            .phrase
+            .as_ref()
+            .map_or_else(|| notification.text.clone(), |phrase| phrase.say(mail.lang));
+        let mut body = format!("{text}\n");
         if let (Some(url), Some(item)) = (&self.public_url, notification.item_id) {
-            body.push_str(&format!("\n{url}/#/browse/{item}\n"));
+            body.push_str(&format!("\n{url}/#/items/{item}\n"));
         }
-        body.push_str("\nYou get this email because your lost-and-found account has this address.\n");
+        body.push_str(&format!("\n{}\n", say("mail.footer", mail.lang)));
         let sent = UNIX_EPOCH + Duration::from_millis(notification.created_at.max(0).unsigned_abs());
         Ok(self
-            .message(to, &notification.text)
+            .message(to, &text)
             .date(sent)
             .message_id(Some(self.message_id(&format!(
                 "notification.{}.{}",

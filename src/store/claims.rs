@@ -2,7 +2,7 @@
 
 use super::{
     Store, StoreError,
-    items::{NEXT_VERSION, record_change},
+    items::{NEXT_VERSION, open_item, record_change},
     notifications::NotificationRow,
     statement::Tx,
     with_pool,
@@ -14,12 +14,19 @@ macro_rules! claim_columns {
         "id, item_id, claimant, message, status, created_at, decided_at, decided_by"
     };
 }
-/// The item's reporter, title and whether it can be claimed, read with its row locked (an
-/// update that changes nothing): on PostgreSQL a handover under way finishes first, and one
-/// that starts later sees this claim and rejects it with the others.
-const CLAIMABLE: &str = "UPDATE items SET status = status WHERE id = $1 \
-     RETURNING created_by, title, kind = 'found' AND status = 'approved' AND returned_at IS NULL \
-     AND disposed_at IS NULL AND closed_at IS NULL";
+/// The item's reporter, title and whether it can be claimed (an approved found item still in
+/// custody), read with its row locked (an update that changes nothing): on PostgreSQL a
+/// handover under way finishes first, and one that starts later sees this claim and rejects
+/// it with the others.
+const CLAIMABLE: &str = concat!(
+    "UPDATE items SET status = status WHERE id = $1 \
+     RETURNING created_by, title, kind = 'found' AND status = 'approved' AND ",
+    open_item!()
+);
+/// Locks the item of claim `$1` first, as every change of an item does (then the list
+/// version): a disposal or a closing at the same time waits instead of deadlocking.
+const LOCK_CLAIMED_ITEM: &str =
+    "UPDATE items SET status = status WHERE id = (SELECT item_id FROM claims WHERE id = $1)";
 const TITLE_AND_PLACE: &str = "SELECT title, storage_place FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
@@ -48,11 +55,13 @@ const LIST_CLAIMS: &str = concat!(
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
      WHERE item_id = $1 AND id <> $2 AND status = 'open' RETURNING claimant";
 const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
-/// Returns the item of open claim `$1`, unless it is returned already; its id.
-const HAND_OVER: &str = "UPDATE items SET returned_at = $2, version = $3 \
-     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') \
-     AND returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL \
-     RETURNING id";
+/// Returns the item of open claim `$1`, unless it left custody already; its id.
+const HAND_OVER: &str = concat!(
+    "UPDATE items SET returned_at = $2, version = $3 \
+     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') AND ",
+    open_item!(),
+    " RETURNING id"
+);
 
 #[derive(sqlx::FromRow)]
 struct ClaimRow {
@@ -99,7 +108,7 @@ impl Store {
         self
     }
 
-    /// Opens a claim on a found, approved item not yet returned, unless the claimant reported
+    /// Opens a claim on a found, approved item still in custody, unless the claimant reported
     /// it or has an open claim on it already.
     pub async fn open_claim(
         &self,
@@ -183,6 +192,10 @@ impl Store {
             // Accepting returns the item first, only if it is not returned yet: on PostgreSQL
             // that locks the item, so of two claims accepted at once only one gets it.
             let handed_over = if accept {
+                sqlx::query(LOCK_CLAIMED_ITEM)
+                    .bind(id.get())
+                    .execute(&mut *pool)
+                    .await?;
                 let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
                 let item: Option<i64> = sqlx::query_scalar(HAND_OVER)
                     .bind(id.get())
@@ -226,7 +239,7 @@ impl Store {
         self.announce(notified);
         if claim.status == ClaimStatus::Accepted
             && let Err(err) = self
-                .close_settled_reports(claim.item_id, &claim.claimant, claim.id, now)
+                .close_settled_reports(claim.item_id, &claim.claimant, claim.id, actor, now)
                 .await
         {
             // The handover stands; only the owner's lost reports stay open.

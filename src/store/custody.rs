@@ -3,7 +3,7 @@
 
 use super::{
     Store, StoreError,
-    items::{ItemRow, NEXT_VERSION, item_columns, record_change},
+    items::{ItemRow, NEXT_VERSION, item_columns, open_item, record_change},
     notifications::NotificationRow,
     statement::{Arg, Tx},
     with_pool,
@@ -13,12 +13,14 @@ use crate::domain::{
 };
 
 /// The item's reporter and title, whether it is a found item, whether it is open and whether
-/// the office keeps it (a found item with a storage place), read with its row locked: of two
-/// changes at once, the second sees the first's outcome.
-const LOCKED_STATE: &str = "UPDATE items SET status = status WHERE id = $1 \
-     RETURNING created_by, title, kind = 'found', \
-     returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL, \
-     kind = 'found' AND storage_place IS NOT NULL";
+/// the office keeps it (an approved found item with a storage place: what staff approved and
+/// shelved), read with its row locked: of two changes at once, the second sees the first's
+/// outcome.
+const LOCKED_STATE: &str = concat!(
+    "UPDATE items SET status = status WHERE id = $1 RETURNING created_by, title, kind = 'found', ",
+    open_item!(),
+    ", kind = 'found' AND status = 'approved' AND storage_place IS NOT NULL"
+);
 const DISPOSE: &str = concat!(
     "UPDATE items SET disposed_at = $2, version = $3, disposal_method = $4, disposal_note = $5 \
      WHERE id = $1 RETURNING ",
@@ -66,14 +68,15 @@ impl Store {
         self.leave_custody(id, leaving, &by.id, now).await
     }
 
-    /// After a handover: closes the claimant's open lost reports that match the item they
-    /// collected, so they stop collecting matches. Reports only: a failure here leaves the
-    /// handover as it is.
+    /// After a handover by `actor`: closes the claimant's open lost reports that match the
+    /// item they collected, so they stop collecting matches. Reports only: a failure here
+    /// leaves the handover as it is.
     pub(super) async fn close_settled_reports(
         &self,
         found: ItemId,
         claimant: &str,
         claim: ClaimId,
+        actor: &str,
         now: i64,
     ) -> Result<(), StoreError> {
         let Some(item) = self.item(found).await? else {
@@ -89,10 +92,10 @@ impl Store {
             debug_assert_eq!(settled.item.kind, ItemKind::Lost);
             let leaving = Leaving::Closed {
                 reason: Some(&reason),
-                staff: false,
+                staff: true,
             };
             // Closed meanwhile by its reporter: nothing left to do.
-            self.leave_custody(settled.item.id, leaving, claimant, now).await?.ok();
+            self.leave_custody(settled.item.id, leaving, actor, now).await?.ok();
         }
         Ok(())
     }

@@ -81,6 +81,15 @@ impl ItemRow {
     }
 }
 
+/// An item neither returned, disposed nor closed: it may still match, be claimed, be
+/// disposed of or closed.
+macro_rules! open_item {
+    () => {
+        "returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL"
+    };
+}
+pub(super) use open_item;
+
 /// The columns an [`ItemRow`] is read from.
 macro_rules! item_columns {
     () => {

@@ -6,7 +6,7 @@ use futures_util::{Stream, stream};
 
 use super::{
     Db, Store, StoreError,
-    items::{ItemRow, item_columns},
+    items::{ItemRow, item_columns, open_item},
     statement::{Arg, bind_all},
     with_pool,
 };
@@ -17,7 +17,7 @@ use crate::domain::{
 
 /// Neither returned, disposed nor closed (the predicate of the `items_in_custody` index, but
 /// for the kind).
-const OPEN: &str = "returned_at IS NULL AND disposed_at IS NULL AND closed_at IS NULL";
+const OPEN: &str = open_item!();
 
 /// An SQL text and the values of its parameters, in order.
 struct Sql {
@@ -110,6 +110,7 @@ impl Sql {
             return default;
         }
         let mut text = String::from("CASE");
+        // In the map's order: the same policy makes the same statement text.
         for (cat, days) in &hold.by_category {
             let (cat, ms) = (self.param(cat.clone()), self.param(days_ms(*days)));
             text.push_str(&format!(" WHEN cat_key = {cat} THEN {ms}"));

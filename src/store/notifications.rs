@@ -21,23 +21,24 @@ macro_rules! notification_columns {
 }
 
 const NOTIFY_USER: &str = concat!(
-    "INSERT INTO notifications (user_id, type, item_id, text, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ",
+    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ",
     notification_columns!()
 );
 const NOTIFY_ADMINS: &str = concat!(
-    "INSERT INTO notifications (user_id, type, item_id, text, created_at) \
-     SELECT id, $1, $2, $3, $4 FROM users WHERE is_admin AND NOT disabled RETURNING ",
+    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
+     SELECT id, $1, $2, $3, $4, $5 FROM users WHERE is_admin AND NOT disabled RETURNING ",
     notification_columns!()
 );
 /// How long one review-waiting notification counts the reports that arrive.
 const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
-/// The active administrators but `$1`, their rows locked (an update that changes nothing).
-const LOCK_REVIEWERS: &str =
-    "UPDATE users SET is_admin = is_admin WHERE is_admin AND NOT disabled AND id <> $1 RETURNING id";
+/// The active administrators but `$1`.
+const REVIEWERS: &str = "SELECT id FROM users WHERE is_admin AND NOT disabled AND id <> $1";
 /// Administrator `$1`'s review-waiting notification written after `$2`, if any.
 const RECENT_REVIEW: &str = "SELECT id, count, item_id FROM notifications \
      WHERE user_id = $1 AND type = 'review' AND created_at > $2 ORDER BY id DESC LIMIT 1";
-const RAISE_REVIEW: &str = "UPDATE notifications SET count = count + 1, text = $2, read = FALSE WHERE id = $1";
+const RAISE_REVIEW: &str =
+    "UPDATE notifications SET count = count + 1, text = $2, phrase = $3, read = FALSE WHERE id = $1";
 /// Queues notification `$1` to be emailed at `$2`, if its user has an address.
 /// Marks up to [`MAX_IDS`] notifications of a user read in one statement, prepared once:
 /// `id IN ($2, …, $201)`.
@@ -84,12 +85,13 @@ impl From<NotificationRow> for Notification {
 }
 
 /// The parameters of [`NOTIFY_ADMINS`], and after the user those of [`NOTIFY_USER`].
-fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 4] {
+fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 5] {
     [
         notice.kind.as_str().into(),
         notice.item_id.get().into(),
         notice.text.as_str().into(),
         now.into(),
+        notice.phrase.to_json().into(),
     ]
 }
 
@@ -103,8 +105,10 @@ impl Store {
         notice: &Notice,
         now: i64,
     ) -> sqlx::Result<NotificationRow> {
-        let [kind, item, text, at] = notice_args(notice, now);
-        let row: NotificationRow = tx.row(NOTIFY_USER, &[user.into(), kind, item, text, at]).await?;
+        let [kind, item, text, at, phrase] = notice_args(notice, now);
+        let row: NotificationRow = tx
+            .row(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase])
+            .await?;
         self.queue_mail(tx, &row, now).await?;
         Ok(row)
     }
@@ -126,8 +130,9 @@ impl Store {
 
     /// Tells the administrators (but `reporter`) on `tx` that report `item` waits for review:
     /// at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving within the
-    /// window raises its count (and marks it unread) instead. The administrators' rows are
-    /// locked first, so reports arriving at once on several nodes count in one notification.
+    /// window raises its count (and marks it unread) instead. Called in the report's
+    /// transaction, after it took the list version: reports arriving at once on several
+    /// nodes wait for each other, and count in one notification.
     pub(super) async fn notify_reviewers(
         &self,
         tx: &mut impl Tx,
@@ -135,7 +140,7 @@ impl Store {
         reporter: &str,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let admins: Vec<(String,)> = tx.rows(LOCK_REVIEWERS, &[reporter.into()]).await?;
+        let admins: Vec<(String,)> = tx.rows(REVIEWERS, &[reporter.into()]).await?;
         let mut notified = Vec::new();
         for (admin,) in &admins {
             let args = [admin.as_str().into(), (now - REVIEW_WINDOW_MS).into()];
@@ -144,7 +149,8 @@ impl Store {
                 Some(&(id, count, first)) => {
                     let first = first.and_then(ItemId::new).unwrap_or(item);
                     let notice = Notice::review_waiting(first, count + 1);
-                    tx.run(RAISE_REVIEW, &[id.into(), notice.text.as_str().into()]).await?;
+                    let args = [id.into(), notice.text.as_str().into(), notice.phrase.to_json().into()];
+                    tx.run(RAISE_REVIEW, &args).await?;
                 }
                 None => {
                     let notice = Notice::review_waiting(item, 1);

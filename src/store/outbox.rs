@@ -4,7 +4,7 @@
 //! mid-send leaves it to be taken again once the lease runs out.
 
 use super::{Store, StoreError, notifications::NotificationRow, with_pool};
-use crate::domain::Notification;
+use crate::domain::{Lang, Notification, Phrase};
 
 /// Takes the message due first. Both conditions on `next_attempt_at` matter on PostgreSQL:
 /// when two nodes pick the same row, the second waits for the first's lock and then finds
@@ -19,13 +19,17 @@ const NEXT_DUE: &str = "SELECT MIN(due) FROM (SELECT MIN(next_attempt_at) AS due
      UNION ALL SELECT MIN(next_attempt_at) FROM account_mail WHERE sent_at IS NULL) queued";
 const MAIL_FAILED: &str = "UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE notification_id = $1";
 const ADDRESSED: &str = "SELECT n.id, n.user_id, n.type, n.item_id, n.text, n.created_at, n.read, \
-            u.name, u.email \
+            n.phrase, u.name, u.email, u.lang \
      FROM notifications n JOIN users u ON u.id = n.user_id AND NOT u.disabled WHERE n.id = $1";
 
 /// A notification to email, and to whom.
 #[derive(Debug, Clone)]
 pub struct OutgoingMail {
     pub notification: Notification,
+    /// Its words, to say in `lang` (`None` for one written before words were kept).
+    pub phrase: Option<Phrase>,
+    /// The language its reader reads.
+    pub lang: Lang,
     pub name: String,
     pub address: String,
     /// How many times sending it was started, this one included.
@@ -36,8 +40,10 @@ pub struct OutgoingMail {
 struct AddressedRow {
     #[sqlx(flatten)]
     notification: NotificationRow,
+    phrase: Option<String>,
     name: String,
     email: Option<String>,
+    lang: Option<String>,
 }
 
 impl Store {
@@ -86,11 +92,15 @@ impl Store {
                 match row {
                     Some(AddressedRow {
                         notification,
+                        phrase,
                         name,
                         email: Some(address),
+                        lang,
                     }) => {
                         break Ok(Some(OutgoingMail {
                             notification: notification.into(),
+                            phrase: phrase.as_deref().and_then(Phrase::from_json),
+                            lang: lang.and_then(|lang| lang.parse().ok()).unwrap_or_default(),
                             name,
                             address,
                             attempts: attempts.unsigned_abs(),

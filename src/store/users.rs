@@ -7,7 +7,7 @@ use super::{
     with_pool,
 };
 use crate::{
-    domain::{Account, AccountPatch, Email, NewAccount, User},
+    domain::{Account, AccountPatch, Email, Lang, NewAccount, User},
     time::now_ms,
 };
 
@@ -267,6 +267,21 @@ impl Store {
             .write("UPDATE users SET email = $2 WHERE lower(id) = lower($1)", &args)
             .await?
             > 0)
+    }
+
+    /// The language user `id` is written to in (emails).
+    pub async fn set_lang(&self, id: &str, lang: Lang) -> Result<(), StoreError> {
+        let args = [id.into(), lang.as_str().into()];
+        self.write("UPDATE users SET lang = $2 WHERE id = $1", &args).await?;
+        Ok(())
+    }
+
+    /// The language user `id` chose, if any.
+    pub async fn lang(&self, id: &str) -> Result<Option<Lang>, StoreError> {
+        let row: Option<(Option<String>,)> = self
+            .read_row("SELECT lang FROM users WHERE id = $1", &[id.into()])
+            .await?;
+        Ok(row.and_then(|(lang,)| lang?.parse().ok()))
     }
 
     /// What a login checks of account `id`, if there is one.

@@ -291,7 +291,10 @@ async fn a_report_is_closed_by_its_reporter_or_staff_and_nobody_else() {
         .create_item(json!({ "kind": "found", "title": "Keys", "lat": 51.5, "lng": -0.12 }))
         .await;
     let (status, _) = admin
-        .patch(&item_path(&shelved), json!({ "storagePlace": "Shelf 2" }))
+        .patch(
+            &item_path(&shelved),
+            json!({ "status": "approved", "storagePlace": "Shelf 2" }),
+        )
         .await;
     assert_eq!(status, StatusCode::OK);
     let shelved_close = format!("{}/close", item_path(&shelved));
@@ -385,8 +388,22 @@ async fn with_only_approved_public_others_never_see_pending_or_rejected_reports(
     // The reporter sees their own; staff see everything.
     assert_eq!(ids(&reporter.get("/api/items").await.1), [shown, rejected, hidden]);
     assert_eq!(ids(&admin.get("/api/items").await.1), [shown, rejected, hidden]);
-    let photo = reporter.request(reqwest::Method::GET, &format!("/api/items/{hidden}/photo"));
-    assert_eq!(reporter.send_raw(photo).await.0, StatusCode::OK);
+    // Its photo is hers to keep, not a shared cache's.
+    let (_, own) = reporter.get(&format!("/api/items/{hidden}?fields=photoUrl")).await;
+    let photo = reporter.request(reqwest::Method::GET, own["photoUrl"].as_str().unwrap());
+    let (status, headers, _) = reporter.send_raw(photo).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        headers["cache-control"].to_str().unwrap().starts_with("private"),
+        "{headers:?}"
+    );
+    // Nor can anyone else learn of it through claims.
+    let claims = other.get(&format!("/api/items/{hidden}/claims")).await;
+    assert_error(&claims, StatusCode::NOT_FOUND, "Item not found");
+    let claim = other
+        .post(&format!("/api/items/{hidden}/claims"), json!({ "message": "Mine" }))
+        .await;
+    assert_error(&claim, StatusCode::NOT_FOUND, "Item not found");
     // A hidden item's thread is as if there were none.
     let sio = Sio::connect(&app, TransportType::Websocket).await;
     sio.emit("thread:join", json!({ "itemId": hidden, "nick": "x" })).await;
@@ -452,6 +469,7 @@ async fn the_owner_hears_of_a_match_whichever_was_approved_first_and_own_or_clos
     let (status, _) = finder.post(&format!("{}/close", item_path(&found)), json!({})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(matches(&lost).await, Vec::<i64>::new());
+    assert_eq!(matches(&found).await, Vec::<i64>::new());
 }
 
 #[tokio::test]
@@ -482,10 +500,13 @@ async fn a_handover_closes_the_owners_matching_lost_report() {
     assert!(closed_at(&lost).await.is_string());
     assert_eq!(closed_at(&unrelated).await, Value::Null);
     let (_, history) = admin.get(&format!("{}/history", item_path(&lost))).await;
+    let last = history.as_array().unwrap().last().unwrap();
     assert_eq!(
-        history.as_array().unwrap().last().unwrap()["change"],
+        last["change"],
         json!({ "closed": { "reason": format!("Returned through claim {}", claim["id"]) } })
     );
+    // Done by the handover: by the administrator who handed the item over.
+    assert_eq!(last["by"], "desk");
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::{
     helpers::*,
-    smtp_sink::{Mode, SmtpSink, body, header},
+    smtp_sink::{Mode, SmtpSink, body, header, text_of},
 };
 
 pub const PUBLIC_URL: &str = "https://lost.example.edu";
@@ -90,16 +90,16 @@ async fn users_with_an_address_are_emailed_their_notifications() {
     assert!(header(mail, "Subject").is_some());
     assert!(header(mail, "Date").is_some());
     let text = body(mail);
-    assert!(
-        text.contains(&format!("{PUBLIC_URL}/#/browse/{}", lost["id"])),
-        "{text}"
-    );
+    assert!(text.contains(&format!("{PUBLIC_URL}/#/items/{}", lost["id"])), "{text}");
     assert!(text.contains("Umbrella of alice"), "{text}");
 
     // Without an address, nothing more is queued or sent.
     assert_eq!(
         alice.patch("/api/me", json!({ "email": null })).await,
-        (StatusCode::OK, json!({ "ok": true, "email": null, "pending": null }))
+        (
+            StatusCode::OK,
+            json!({ "ok": true, "email": null, "pending": null, "lang": null })
+        )
     );
     let (status, _) = admin
         .patch(&item_path(&lost), json!({ "storagePlace": "Desk 4" }))
@@ -244,5 +244,40 @@ async fn a_disabled_administrator_gets_no_mail() {
         to.values().sum::<usize>(),
         2,
         "one mail to office for each claim: {to:?}"
+    );
+}
+
+/// Mail goes out in the language its reader chose (`PATCH /api/me { lang }`).
+#[tokio::test]
+async fn mail_is_written_in_the_readers_language() {
+    let sink = SmtpSink::start(Mode::Up).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let admin = app.logged_in("office", true).await;
+    let (alice, lost) = reporter(&app, "alice", Some("alice@example.edu")).await;
+    let (status, saved) = alice.patch("/api/me", json!({ "lang": "ko" })).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["lang"], "ko");
+    assert_eq!(saved["email"], "alice@example.edu");
+    for bad in [json!("KO"), json!("fr"), json!(3), json!(null)] {
+        assert_error(
+            &alice.patch("/api/me", json!({ "lang": bad })).await,
+            StatusCode::BAD_REQUEST,
+            "Invalid lang",
+        );
+    }
+    approve(&admin, &lost).await;
+    sink.wait_until(Duration::from_secs(10), |sink| !sink.messages().is_empty())
+        .await;
+    let text = text_of(&sink.messages()[0]);
+    assert!(
+        text.contains("신고하신 “Umbrella of alice”이(가) 승인되어 모두에게 공개되었습니다."),
+        "{text}"
+    );
+    assert!(text.contains("분실물 센터 계정에"), "{text}");
+    // The app's own list keeps the API's words.
+    let (_, listed) = alice.get("/api/notifications").await;
+    assert_eq!(
+        listed[0]["text"],
+        "Your report “Umbrella of alice” is approved and visible to everyone."
     );
 }

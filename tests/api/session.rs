@@ -236,7 +236,7 @@ async fn a_user_sets_and_removes_their_email_address() {
         alice.patch("/api/me", json!({ "email": " alice@uni.example " })).await,
         (
             StatusCode::OK,
-            json!({ "ok": true, "email": null, "pending": "alice@uni.example" })
+            json!({ "ok": true, "email": null, "pending": "alice@uni.example", "lang": null })
         )
     );
     let pending = json!({ "email": null, "pending": "alice@uni.example" });
@@ -262,7 +262,10 @@ async fn a_user_sets_and_removes_their_email_address() {
     assert_eq!(alice.get("/api/me/email").await.1, pending);
     assert_eq!(
         alice.patch("/api/me", json!({ "email": null })).await,
-        (StatusCode::OK, json!({ "ok": true, "email": null, "pending": null }))
+        (
+            StatusCode::OK,
+            json!({ "ok": true, "email": null, "pending": null, "lang": null })
+        )
     );
     assert_eq!(alice.get("/api/me/email").await.1, none);
     assert_error(

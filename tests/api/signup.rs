@@ -337,7 +337,7 @@ async fn a_new_address_is_used_only_once_verified_and_the_old_one_until_then() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(
         answer,
-        json!({ "ok": true, "email": "tess@old.example", "pending": "tess@new.example" })
+        json!({ "ok": true, "email": "tess@old.example", "pending": "tess@new.example", "lang": null })
     );
     assert_eq!(
         tess.get("/api/me/email").await.1,

@@ -177,6 +177,41 @@ pub fn header(message: &str, name: &str) -> Option<String> {
 }
 
 /// The body of `message`, with quoted-printable soft line breaks joined.
+/// The body of a one-part message as text, decoded from its transfer encoding (base64 or
+/// quoted-printable, which text outside ASCII comes in).
+pub fn text_of(message: &str) -> String {
+    use base64::Engine;
+    let raw = message.split_once("\n\n").map_or("", |(_, body)| body);
+    let encoding = header(message, "Content-Transfer-Encoding").unwrap_or_default();
+    let bytes = if encoding.eq_ignore_ascii_case("base64") {
+        let compact: String = raw.split_whitespace().collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(compact)
+            .expect("base64 body")
+    } else if encoding.eq_ignore_ascii_case("quoted-printable") {
+        let joined = body(message);
+        let mut bytes = Vec::new();
+        let mut rest = joined.as_bytes();
+        while let Some((&first, tail)) = rest.split_first() {
+            match (first, tail) {
+                (b'=', [a, b, tail @ ..]) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => {
+                    let hex = std::str::from_utf8(&[*a, *b]).unwrap().to_owned();
+                    bytes.push(u8::from_str_radix(&hex, 16).unwrap());
+                    rest = tail;
+                }
+                _ => {
+                    bytes.push(first);
+                    rest = tail;
+                }
+            }
+        }
+        bytes
+    } else {
+        raw.as_bytes().to_vec()
+    };
+    String::from_utf8(bytes).expect("UTF-8 text")
+}
+
 pub fn body(message: &str) -> String {
     message
         .split_once("\n\n")
