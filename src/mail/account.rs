@@ -8,7 +8,7 @@ use lettre::{Message, message::Mailbox};
 use super::Mailer;
 use crate::{
     auth::Token,
-    domain::AccountMailKind,
+    domain::{AccountMailKind, Phrase},
     store::{OutgoingAccountMail, Store},
     time::now_ms,
 };
@@ -33,51 +33,34 @@ pub(super) async fn compose(mailer: &Mailer, store: &Store, mail: &OutgoingAccou
     let (subject, body) = words(mail, site, link.as_deref().unwrap_or_default())?;
     let to = Mailbox::new(Some(mail.user.name.clone()), mail.address.parse()?);
     Ok(mailer
-        .message(to, subject)
+        .message(to, &subject)
         .message_id(Some(
             mailer.message_id(&format!("account.{}.{}", mail.id, mail.attempts)),
         ))
         .body(body)?)
 }
 
-/// The subject and body of `mail`; `link` is its link, when it has one.
-fn words(mail: &OutgoingAccountMail, site: &str, link: &str) -> anyhow::Result<(&'static str, String)> {
-    let address = &mail.address;
-    let (name, id) = (&mail.user.name, &mail.user.id);
-    Ok(match mail.kind {
-        AccountMailKind::Verify => (
-            "Confirm your email address",
-            format!(
-                "Hello {name},\n\nplease confirm that {address} is the email address of your lost-and-found \
-                 account “{id}”: open this link within 48 hours.\n\n{link}\n\n\
-                 If you did not ask for this, ignore this message: nothing changes.\n"
-            ),
-        ),
-        AccountMailKind::Reset => (
-            "Set a new password",
-            format!(
-                "Hello {name},\n\nsomeone asked to set a new password for your lost-and-found account \
-                 “{id}”. To choose one, open this link within an hour:\n\n{link}\n\n\
-                 If it was not you, ignore this message: your password stays as it is.\n"
-            ),
-        ),
-        AccountMailKind::Welcome => (
-            "Your lost-and-found account",
-            format!(
-                "Hello {name},\n\nan account “{id}” was made for you at the lost-and-found service. \
-                 Choose your password with this link, which works for a week:\n\n{link}\n\n\
-                 Later, “Forgot password?” on the login form mails you a new link.\n"
-            ),
-        ),
-        AccountMailKind::Registered => (
-            "You already have an account",
-            format!(
-                "Hello {name},\n\nsomeone asked to create a lost-and-found account with this address, which \
-                 already belongs to your account “{id}”. If it was you, log in with that account; if you \
-                 forgot its password, set a new one here:\n\n{site}/#/forgot\n\n\
-                 If it was not you, ignore this message.\n"
-            ),
-        ),
-        AccountMailKind::NoAccount => anyhow::bail!("a request for an address with no account is not mailed"),
-    })
+/// The subject and body of `mail`, in its reader's language; `link` is its link, when it has
+/// one.
+fn words(mail: &OutgoingAccountMail, site: &str, link: &str) -> anyhow::Result<(String, String)> {
+    if mail.kind == AccountMailKind::NoAccount {
+        anyhow::bail!("a request for an address with no account is not mailed");
+    }
+    // "You already have an account" points to the form that mails a new password link.
+    let forgot = format!("{site}/#/forgot");
+    let link = if mail.kind == AccountMailKind::Registered {
+        &forgot
+    } else {
+        link
+    };
+    let values = [
+        ("name", mail.user.name.as_str()),
+        ("address", mail.address.as_str()),
+        ("id", mail.user.id.as_str()),
+        ("link", link),
+    ];
+    let kind = mail.kind.as_str();
+    let subject = Phrase::new(&format!("account.{kind}.subject"), &[]).say(mail.lang);
+    let body = Phrase::new(&format!("account.{kind}.body"), &values).say(mail.lang);
+    Ok((subject, format!("{body}\n")))
 }

@@ -4,8 +4,8 @@
 //! the message is sent: no usable link is ever stored. To keep anyone from flooding an
 //! address, it is sent at most [`PER_ADDRESS`] such messages an hour.
 
-use super::{Store, StoreError, statement::Tx, users::UserRow, with_pool};
-use crate::domain::{AccountMailKind, LinkPurpose, User};
+use super::{Store, StoreError, statement::Tx, with_pool};
+use crate::domain::{AccountMailKind, Lang, LinkPurpose, User};
 
 /// Account mail one address is sent in an hour at most; more is not queued (the asker is not
 /// told: that would say which addresses have accounts).
@@ -53,6 +53,8 @@ pub struct OutgoingAccountMail {
     pub kind: AccountMailKind,
     /// The account it is about.
     pub user: User,
+    /// The language its reader reads.
+    pub lang: Lang,
     pub address: String,
     /// How many times sending it was started, this one included.
     pub attempts: u32,
@@ -141,18 +143,20 @@ async fn take(tx: &mut impl Tx, now: i64, lease_until: i64) -> sqlx::Result<Opti
     let taken: Option<TakenRow> = tx.rows(TAKE, &[now.into(), lease_until.into()]).await?.pop();
     let Some(taken) = taken else { return Ok(None) };
     // Never missing: removing an account removes its mail.
-    let user: UserRow = tx
-        .rows(
-            "SELECT id, name, is_admin FROM users WHERE id = $1",
+    let (user, lang): (User, Option<String>) = tx
+        .rows::<(String, String, bool, Option<String>)>(
+            "SELECT id, name, is_admin, lang FROM users WHERE id = $1",
             &[taken.user_id.as_str().into()],
         )
         .await?
         .pop()
+        .map(|(id, name, is_admin, lang)| (User { id, name, is_admin }, lang))
         .ok_or(sqlx::Error::RowNotFound)?;
     Ok(Some(OutgoingAccountMail {
         id: taken.id,
         kind: taken.purpose,
-        user: user.into(),
+        user,
+        lang: lang.and_then(|lang| lang.parse().ok()).unwrap_or_default(),
         address: taken.address,
         attempts: taken.attempts.unsigned_abs(),
         queued_at: taken.created_at,

@@ -15,7 +15,7 @@ use crate::{
     cli::command_with_env,
     helpers::*,
     mail::{PUBLIC_URL, mailing_to},
-    smtp_sink::{Mode, SmtpSink, body, header},
+    smtp_sink::{Mode, SmtpSink, body, header, text_of},
 };
 
 /// A server whose sign-up follows `policy`, mailing through a sink of its own.
@@ -548,4 +548,27 @@ async fn an_accounts_file_is_imported_once_and_each_new_account_is_mailed_a_link
     let report = import(&app, &file, &[]).await;
     assert!(report.contains(": 1 created, 0 already there, 0 refused"), "{report}");
     assert!(report.contains("email is not set up"), "{report}");
+}
+
+/// Account mail goes out in the language its reader chose.
+#[tokio::test]
+async fn account_mail_is_written_in_the_readers_language() {
+    let (app, sink) = signup_app(SignupPolicy::Off).await;
+    let rosa = app.logged_in("rosa", false).await;
+    assert!(app.store.set_email("rosa", Some("rosa@uni.example")).await.unwrap());
+    let (status, _) = rosa.patch("/api/me", json!({ "lang": "es" })).await;
+    assert_eq!(status, StatusCode::OK);
+    let answer = app
+        .client()
+        .post("/api/password-reset", json!({ "email": "rosa@uni.example" }))
+        .await;
+    assert_eq!(answer, (StatusCode::OK, json!({ "ok": true })));
+    let message = nth_mail_to(&sink, "rosa@uni.example", 1).await;
+    let text = text_of(&message);
+    assert!(text.starts_with("Hola, Name of rosa:"), "{text}");
+    assert!(
+        text.contains("alguien ha pedido una contraseña nueva para tu cuenta de objetos perdidos «rosa»"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{PUBLIC_URL}/#/reset/")), "{text}");
 }
