@@ -15,6 +15,8 @@ use serde_json::json;
 use super::conditional::{etag, matches, not_modified};
 use crate::{error::AppError, state::AppState};
 
+mod shell;
+
 /// The app's own files, from web/src, with their compressed copies (see build.rs).
 #[derive(RustEmbed)]
 #[folder = "$OUT_DIR/web/app/"]
@@ -25,10 +27,11 @@ struct AppFiles;
 #[folder = "$OUT_DIR/web/vendor/"]
 struct LibraryFiles;
 
-/// Scripts and styles only from here; images may come from a tile server; no framing.
+/// Scripts and styles only from here; images may come from a tile server; no framing; the
+/// service worker and the manifest (shell.rs) from here.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data: blob: https: http:; connect-src 'self' ws: wss:; object-src 'none'; \
-     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+     worker-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Our files change with every release: always revalidated (cheap, thanks to the ETag).
 const REVALIDATE: &str = "no-cache";
@@ -41,6 +44,8 @@ pub fn router() -> Router<AppState> {
         .route("/assets/{*path}", get(app_file))
         .route("/vendor/{*path}", get(library_file))
         .route("/config.json", get(config))
+        .route("/manifest.webmanifest", get(shell::manifest))
+        .route("/sw.js", get(shell::service_worker))
 }
 
 async fn index(headers: HeaderMap) -> Result<Response, AppError> {

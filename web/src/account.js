@@ -4,6 +4,7 @@
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { PasswordForm } from "./password.js";
 
 export class Account {
@@ -44,11 +45,11 @@ export class Account {
   render({ email, pending }) {
     this.current.replaceChildren(
       ...(email
-        ? ["Notifications are emailed to ", h("strong", {}, email), "."]
-        : ["No email address: you see notifications in this app only."]),
+        ? withStrong(t("account.emailedTo", { email: "\u0000" }), email)
+        : [t("account.noEmail")]),
     );
     this.pending.hidden = !pending;
-    this.pending.textContent = pending ? `Waiting for confirmation: ${pending} — open the link we sent there.` : "";
+    this.pending.textContent = pending ? t("account.pending", { email: pending }) : "";
     this.remove.hidden = !email && !pending;
   }
 
@@ -58,16 +59,23 @@ export class Account {
     if (!answer) return;
     this.form.reset();
     this.render(answer);
-    showNotice(answer.pending ? `A link is on its way to ${answer.pending}.` : "Your email address is saved.");
+    showNotice(answer.pending ? t("account.linkSent", { email: answer.pending }) : t("account.saved"));
   }
 
   async removeAddress() {
-    const question = "Remove your email address? Notifications are no longer emailed to you, and a forgotten password cannot be reset by email.";
+    const question = t("account.removeConfirm");
     if (!window.confirm(question)) return;
     const answer = await attempt("PATCH", "/api/me", { email: null });
     if (!answer) return;
     this.render(answer);
     this.form.elements.email.focus();
-    showNotice("Your email address is removed.");
+    showNotice(t("account.removed"));
   }
+}
+
+/** `text` with the address in bold where the catalog put it (a NUL stands for it, as user
+ *  text only ever becomes a text node). */
+function withStrong(text, email) {
+  const [before, after = ""] = text.split("\u0000");
+  return [before, h("strong", {}, email), after];
 }

@@ -8,6 +8,7 @@ import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 
 export class Accounts {
@@ -48,7 +49,7 @@ export class Accounts {
     if (!this.state.user?.isAdmin) return;
     this.headings.clear();
     this.list.replaceChildren(...accounts.map((account) => this.card(account)));
-    this.count.textContent = accounts.length === 1 ? "1 account" : `${accounts.length} accounts`;
+    this.count.textContent = tn("accounts.count", accounts.length);
     this.headings.get(focusId)?.focus();
   }
 
@@ -65,7 +66,7 @@ export class Accounts {
     const account = await attempt("POST", "/api/users", body);
     if (!account) return;
     this.form.reset();
-    showNotice(`Account “${account.id}” is created: ${account.name} can log in now.`);
+    showNotice(t("accounts.created", { id: account.id, name: account.name }));
     this.refresh();
   }
 
@@ -84,35 +85,35 @@ export class Accounts {
         "div",
         { class: "account-head" },
         heading,
-        h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, account.isAdmin ? "Staff" : "User"),
-        account.disabled ? h("span", { class: "state disabled" }, "Disabled") : null,
+        h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, account.isAdmin ? t("common.staff") : t("accounts.user")),
+        account.disabled ? h("span", { class: "state disabled" }, t("accounts.disabled")) : null,
         // A sign-up whose link was not opened yet: it cannot log in.
-        account.verified === false ? h("span", { class: "state pending" }, "Waiting for email confirmation") : null,
+        account.verified === false ? h("span", { class: "state pending" }, t("accounts.unverified")) : null,
       ),
       h(
         "p",
         { class: "meta" },
-        `${account.id}${self ? " (you)" : ""} · ${account.email ?? "no email"} · `,
-        h("span", { class: "nowrap" }, `created ${formatTime(account.created_at)}`),
+        `${account.id}${self ? t("accounts.you") : ""} · ${account.email ?? t("accounts.noEmail")} · `,
+        h("span", { class: "nowrap" }, t("accounts.createdOn", { date: formatTime(account.created_at) })),
       ),
       h(
         "div",
         { class: "actions" },
-        opener("Edit", edit),
-        reset && opener("Reset password", reset),
+        opener(t("accounts.edit"), edit),
+        reset && opener(t("accounts.resetPassword"), reset),
         h(
           "button",
           {
             type: "button",
             class: "secondary",
-            title: "Forget the failed logins counted against this account, so it can log in at once",
-            onclick: act("POST", "/unlock", {}, `Failed logins of “${account.id}” are forgotten: they can log in again.`),
+            title: t("accounts.unlockTitle"),
+            onclick: act("POST", "/unlock", {}, t("accounts.unlocked", { id: account.id })),
           },
-          "Unlock",
+          t("accounts.unlock"),
         ),
         account.disabled
-          ? h("button", { type: "button", onclick: act("PATCH", "", { disabled: false }, `“${account.id}” can log in again.`) }, "Enable")
-          : !self && h("button", { type: "button", class: "danger secondary", onclick: () => this.disable(account, path) }, "Disable"),
+          ? h("button", { type: "button", onclick: act("PATCH", "", { disabled: false }, t("accounts.enabled", { id: account.id })) }, t("accounts.enable"))
+          : !self && h("button", { type: "button", class: "danger secondary", onclick: () => this.disable(account, path) }, t("accounts.disable")),
       ),
       edit,
       reset,
@@ -123,18 +124,18 @@ export class Accounts {
   editForm(account, path, self) {
     const form = h(
       "form",
-      { id: `edit-${account.id}`, class: "inline-form", "aria-label": `Edit ${account.id}` },
-      h("label", {}, "Name", h("input", { name: "name", value: account.name, required: true, maxlength: 100, autocomplete: "off" })),
-      h("label", {}, "Email", h("input", { name: "email", type: "email", value: account.email ?? "", autocomplete: "off" })),
-      self ? null : h("label", { class: "check" }, h("input", { type: "checkbox", name: "isAdmin", checked: account.isAdmin }), "Staff"),
-      h("button", { type: "submit" }, "Save"),
+      { id: `edit-${account.id}`, class: "inline-form", "aria-label": t("accounts.editOf", { id: account.id }) },
+      h("label", {}, t("common.name"), h("input", { name: "name", value: account.name, required: true, maxlength: 100, autocomplete: "off" })),
+      h("label", {}, t("common.email"), h("input", { name: "email", type: "email", value: account.email ?? "", autocomplete: "off" })),
+      self ? null : h("label", { class: "check" }, h("input", { type: "checkbox", name: "isAdmin", checked: account.isAdmin }), t("common.staff")),
+      h("button", { type: "submit" }, t("common.save")),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const f = form.elements;
       const patch = { name: f.name.value.trim(), email: f.email.value.trim() || null };
       if (!self) patch.isAdmin = f.isAdmin.checked;
-      this.change(account, "PATCH", path, patch, `“${account.id}” is saved.`);
+      this.change(account, "PATCH", path, patch, t("accounts.saved", { id: account.id }));
     });
     return form;
   }
@@ -142,27 +143,27 @@ export class Accounts {
   passwordForm(account, path) {
     const form = h(
       "form",
-      { id: `password-${account.id}`, class: "inline-form", "aria-label": `New password for ${account.id}` },
+      { id: `password-${account.id}`, class: "inline-form", "aria-label": t("accounts.passwordFor", { id: account.id }) },
       h(
         "label",
         {},
-        h("span", {}, "New password ", h("span", { class: "meta" }, "(at least 8 characters)")),
+        h("span", {}, t("common.newPassword"), " ", h("span", { class: "meta" }, t("common.atLeast8"))),
         h("input", { name: "password", type: "password", required: true, autocomplete: "new-password" }),
       ),
-      h("button", { type: "submit" }, "Set password"),
+      h("button", { type: "submit" }, t("common.setPassword")),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const done = `“${account.id}” has a new password and is logged out everywhere.`;
+      const done = t("accounts.passwordSet", { id: account.id });
       this.change(account, "POST", `${path}/password`, { password: form.elements.password.value }, done);
     });
     return form;
   }
 
   disable(account, path) {
-    const question = `Disable “${account.id}” (${account.name})? They are logged out at once and cannot log in until the account is enabled again.`;
+    const question = t("accounts.disableConfirm", { id: account.id, name: account.name });
     if (!window.confirm(question)) return;
-    this.change(account, "PATCH", path, { disabled: true }, `“${account.id}” is disabled and logged out everywhere.`);
+    this.change(account, "PATCH", path, { disabled: true }, t("accounts.disabledDone", { id: account.id }));
   }
 
   /** Makes one change to `account`; once done, says `done` and shows the list anew. */
@@ -183,6 +184,6 @@ function opener(label, form) {
     form.reset();
     button.focus();
   };
-  form.append(h("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel"));
+  form.append(h("button", { type: "button", class: "secondary", onclick: cancel }, t("common.cancel")));
   return button;
 }

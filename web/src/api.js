@@ -1,6 +1,7 @@
 // The HTTP API: JSON in and out, errors as exceptions carrying the service's message, or
 // shown to the user in one place (`attempt`, `showingErrors`).
 import { showError } from "./announce.js";
+import { t, translateError } from "./i18n.js";
 
 /** The event the window gets when a request is answered 401: the session is gone. */
 export const SESSION_ENDED = "lostfound:session-ended";
@@ -23,7 +24,7 @@ async function request(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "The service cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, t("error.unreachable"));
   }
   let data = null;
   try {
@@ -34,9 +35,10 @@ async function request(method, path, body) {
   if (!response.ok) {
     // A failed login is not the end of a session.
     if (response.status === 401 && path !== "/api/login") window.dispatchEvent(new Event(SESSION_ENDED));
-    let message = data?.error ?? `Request failed (${response.status})`;
+    // The service's own text, in the reader's language when the app knows it.
+    let message = data?.error ? translateError(data.error) : t("error.requestFailed", { status: response.status });
     const retry = response.headers.get("Retry-After");
-    if (response.status === 429 && retry) message += ` (wait ${Math.ceil(retry / 60)} min)`;
+    if (response.status === 429 && retry) message += t("error.wait", { minutes: Math.ceil(retry / 60) });
     throw new ApiError(response.status, message);
   }
   return { data, response };
@@ -83,7 +85,7 @@ export async function fetchPage(url) {
   if (!Array.isArray(items)) {
     // The service answers an empty page as "]" (not "[]"): with nothing to match, that is
     // an empty page; anything else is a list cut short.
-    if (total !== 0) throw new ApiError(response.status, "The list could not be read completely. Try again.");
+    if (total !== 0) throw new ApiError(response.status, t("error.listIncomplete"));
     items = [];
   }
   return { items, next: next ? next[1] : null, total: Number.isNaN(total) ? items.length : total };
@@ -93,7 +95,7 @@ export async function fetchPage(url) {
  *  id to title, `Item ID` for one that cannot be read (deleted since). */
 export async function itemTitles(ids) {
   const unique = [...new Set(ids)];
-  const titles = new Map(unique.map((id) => [id, `Item ${id}`]));
+  const titles = new Map(unique.map((id) => [id, t("item.fallbackTitle", { id })]));
   if (unique.length === 0) return titles;
   try {
     const { items } = await fetchPage(itemsUrl({ ids: unique.join(","), fields: "id,title", limit: 200 }));

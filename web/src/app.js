@@ -2,6 +2,8 @@
 // #/mine, #/intake, #/labels, #/stats, #/account, #/signup, ...).
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
+import { languageChosen, loadLanguage, t } from "./i18n.js";
+import { sendLanguage, wireLanguageSwitch } from "./language.js";
 import { forgetNick } from "./nick.js";
 import { reconnect } from "./socket.js";
 import { Account } from "./account.js";
@@ -30,12 +32,16 @@ const views = {};
 let bell;
 
 async function main() {
+  // The language first: every screen is built in it.
+  await loadLanguage();
   const [config, access, me] = await Promise.all([api("GET", "/config.json"), api("GET", "/api/config"), api("GET", "/api/me")]);
   Object.assign(state, { config, access, user: me.user });
   const dialog = new ItemDialog(state);
   const login = new LoginPanel(state, (user) => {
     setUser(user);
-    showNotice(`Welcome, ${user.name}.`);
+    showNotice(t("login.welcome", { name: user.name }));
+    // Emails go out in the language chosen here.
+    if (languageChosen()) sendLanguage();
   });
   bell = new Bell(state);
   views.browse = new Browse(state, dialog);
@@ -56,6 +62,7 @@ async function main() {
   // Every Log in button of the page opens the login panel.
   for (const button of document.querySelectorAll("[data-login]")) button.addEventListener("click", () => login.open());
   wireSession();
+  wireLanguageSwitch(state);
   renderSession();
   window.addEventListener("hashchange", route);
   route();
@@ -81,7 +88,7 @@ function wireSession() {
     if (!(await attempt("POST", "/api/logout"))) return;
     forgetNick();
     setUser(null);
-    showNotice("You are logged out.");
+    showNotice(t("logout.done"));
   });
   // Any request answered "Login required": the session ended elsewhere (logout on another
   // tab, a new password, an expired session). The header says so at once.

@@ -3,6 +3,7 @@
 // shows inside the dialog and what was typed stays, to correct or cancel.
 import { announceWithin } from "./announce.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 let asked = 0;
 
@@ -21,7 +22,7 @@ export function ask({ title, intro, fields, confirm, danger = false, submit }) {
     { class: "stack" },
     intro ? h("p", { id: `${id}-intro` }, intro) : null,
     ...fields,
-    h("p", { class: "actions" }, button, h("button", { type: "button", class: "secondary", onclick: () => dialog.close() }, "Cancel")),
+    h("p", { class: "actions" }, button, h("button", { type: "button", class: "secondary", onclick: () => dialog.close() }, t("common.cancel"))),
   );
   const dialog = h(
     "dialog",
@@ -30,7 +31,7 @@ export function ask({ title, intro, fields, confirm, danger = false, submit }) {
       "div",
       { class: "dialog-head" },
       h("h2", { id: `${id}-title` }, title),
-      h("button", { type: "button", class: "close", "aria-label": "Close", onclick: () => dialog.close() }, "×"),
+      h("button", { type: "button", class: "close", "aria-label": t("common.close"), onclick: () => dialog.close() }, "×"),
     ),
     form,
   );

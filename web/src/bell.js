@@ -2,6 +2,7 @@
 // to date by the `notify` event; opening the list marks them read.
 import { attempt } from "./api.js";
 import { h, formatTime } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { socket } from "./socket.js";
 
 const SHOWN = 20;
@@ -31,12 +32,12 @@ export class Bell {
   render() {
     const unread = this.notifications.filter((n) => !n.read).length;
     this.count.textContent = unread ? String(unread) : "";
-    this.button.setAttribute("aria-label", unread ? `Notifications, ${unread} unread` : "Notifications");
+    this.button.setAttribute("aria-label", unread ? tn("bell.unread", unread) : t("bell.label"));
     const items = this.notifications.map((n) =>
       h("li", { class: n.read ? "read" : "unread" },
         n.itemId ? h("a", { href: `#/browse/${n.itemId}` }, n.text) : n.text,
         h("time", { datetime: n.created_at }, formatTime(n.created_at))));
-    this.list.replaceChildren(...(items.length ? items : [h("li", {}, "Nothing yet.")]));
+    this.list.replaceChildren(...(items.length ? items : [h("li", {}, t("bell.none"))]));
   }
 
   async toggle() {
@@ -51,7 +52,7 @@ export class Bell {
     if (!(await attempt("POST", "/api/notifications/read", { ids }))) return;
     // The list keeps showing which were new until it is closed; the count goes at once.
     this.count.textContent = "";
-    this.button.setAttribute("aria-label", "Notifications");
+    this.button.setAttribute("aria-label", t("bell.label"));
     for (const n of this.notifications) n.read = true;
   }
 

@@ -8,6 +8,7 @@ import { addCategoryOptions } from "./categories.js";
 import { ITEMS_CHANGED } from "./custody.js";
 import { debounce } from "./debounce.js";
 import { currentPosition } from "./geolocation.js";
+import { formatDistance, t } from "./i18n.js";
 import { L, createMap } from "./map.js";
 import { ItemMarkers } from "./markers.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
@@ -28,11 +29,13 @@ export class Browse {
     this.pager = new Pager({
       list: document.getElementById("item-list"),
       count: document.getElementById("result-count"),
-      empty: "No items match.",
+      empty: t("browse.noItems"),
       render: (item) => itemCard(item, (id) => dialog.open(id), { showState: (i) => i.status !== "approved" }),
       onPage: (items, first) => this.showOnMap(items, first),
     });
     addCategoryOptions(this.form.elements.cat);
+    // The distances "near me" offers, as the language writes them.
+    for (const option of this.form.elements.within.options) option.textContent = formatDistance(Number(option.value));
     const typed = debounce(() => this.search(), TYPING_PAUSE_MS);
     this.form.elements.q.addEventListener("input", typed);
     this.form.addEventListener("change", ({ target }) => {
@@ -88,13 +91,13 @@ export class Browse {
       this.search();
       return;
     }
-    this.nearStatus.textContent = "Finding your location…";
+    this.nearStatus.textContent = t("browse.locating");
     let here;
     try {
       here = await currentPosition();
     } catch (error) {
       box.checked = false;
-      this.nearStatus.textContent = `${error.message} Showing items everywhere.`;
+      this.nearStatus.textContent = t("browse.everywhere", { reason: error.message });
       showError(error.message);
       return;
     }

@@ -1,13 +1,24 @@
 // How an item shows in a list: its thumbnail, title and facts, the words for its kind and
 // state, and what became of it (returned, disposed of, closed).
 import { OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
+import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
+import { t } from "./i18n.js";
 
-export const KINDS = { lost: "Lost", found: "Found" };
+// Getters: each reads in the language in use.
+export const KINDS = { get lost() { return t("kind.lost"); }, get found() { return t("kind.found"); } };
 /** Staff words for a report's state, for the review screen. */
-export const STATES = { pending: "Pending review", approved: "Approved", rejected: "Rejected" };
+export const STATES = {
+  get pending() { return t("state.staff.pending"); },
+  get approved() { return t("state.staff.approved"); },
+  get rejected() { return t("state.staff.rejected"); },
+};
 /** The same states as everyone else reads them (reporters, visitors). */
-export const PUBLIC_STATES = { pending: "Waiting for review", approved: "Published", rejected: "Not published" };
+export const PUBLIC_STATES = {
+  get pending() { return t("state.public.pending"); },
+  get approved() { return t("state.public.approved"); },
+  get rejected() { return t("state.public.rejected"); },
+};
 
 /** The fields a list card shows (with `thumbUrl`, never the photo itself). */
 export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl", ...OUTCOME_FIELDS];
@@ -44,7 +55,7 @@ export function itemCard(item, open, { showState = () => true, extra = [] } = {}
         h(
           "span",
           { class: "meta" },
-          [KINDS[item.kind], item.cat ?? "uncategorised", formatTime(item.created_at)].filter(Boolean).join(" · "),
+          [KINDS[item.kind], categoryName(item.cat), formatTime(item.created_at)].filter(Boolean).join(" · "),
         ),
         showState(item) || outcomeBadge(item)
           ? h("span", { class: "badges" }, showState(item) ? stateLabel(item) : null, outcomeBadge(item))

@@ -1,6 +1,7 @@
 // Chart.js, for the statistics screen: its UMD build (a classic script that sets
 // window.Chart), loaded the first time a chart is drawn, so no other screen pays for it.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SCRIPT = "/vendor/chart.js/dist/chart.umd.min.js";
 let loading = null;
@@ -13,7 +14,7 @@ export function loadChart() {
     script.addEventListener("error", () => {
       script.remove();
       loading = null;
-      reject(new Error("The charts could not be loaded: the tables below them have the figures. Try again later."));
+      reject(new Error(t("stats.chartsFailed")));
     });
     document.head.append(script);
   });

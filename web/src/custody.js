@@ -6,14 +6,15 @@ import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { ask } from "./ask.js";
 import { h } from "./dom.js";
+import { language, t } from "./i18n.js";
 
 /** The ways the office disposes of an item, as the API names them and in words. */
 export const DISPOSAL_METHODS = {
-  donated: "Donated",
-  auctioned: "Auctioned",
-  destroyed: "Destroyed",
-  "returned-to-finder": "Returned to finder",
-  transferred: "Transferred",
+  get donated() { return t("disposal.donated"); },
+  get auctioned() { return t("disposal.auctioned"); },
+  get destroyed() { return t("disposal.destroyed"); },
+  get "returned-to-finder"() { return t("disposal.returnedToFinder"); },
+  get transferred() { return t("disposal.transferred"); },
 };
 
 /** The fields that say what became of an item (ask for them with the others). */
@@ -33,11 +34,18 @@ export function methodWords(method) {
   return DISPOSAL_METHODS[method] ?? method;
 }
 
+/** A disposal's method in lower case, within a sentence ("Disposed: donated"). */
+export function lowerMethodWords(method) {
+  return methodWords(method).toLocaleLowerCase(language());
+}
+
 /** The outcome in words ("Returned", "Disposed: donated", "Closed"), or null while open. */
 export function outcomeWords(item) {
-  if (item.returnedAt) return "Returned";
-  if (item.disposedAt) return item.disposal ? `Disposed: ${methodWords(item.disposal.method).toLowerCase()}` : "Disposed";
-  if (item.closedAt) return "Closed";
+  if (item.returnedAt) return t("outcome.returned");
+  if (item.disposedAt) {
+    return item.disposal ? t("outcome.disposedHow", { how: lowerMethodWords(item.disposal.method) }) : t("outcome.disposed");
+  }
+  if (item.closedAt) return t("outcome.closed");
   return null;
 }
 
@@ -58,20 +66,20 @@ function changed(id, change) {
 export async function closeReport(item) {
   const reasonId = `close-reason-${item.id}`;
   const closed = await ask({
-    title: `Close “${item.title}”?`,
+    title: t("close.title", { title: item.title }),
     intro:
       item.kind === "found"
-        ? "A closed report no longer shows when people browse, and nobody can claim it. Open claims on it are turned down."
-        : "A closed report no longer shows when people browse. Do this when you have it back, or no longer look for it.",
+        ? t("close.introFound")
+        : t("close.introLost"),
     fields: [
       h(
         "label",
         { for: reasonId },
-        h("span", {}, "Why ", h("span", { class: "meta" }, "(optional)")),
-        h("input", { id: reasonId, name: "reason", maxlength: 500, placeholder: "e.g. Found it myself", autocomplete: "off" }),
+        h("span", {}, t("close.why"), " ", h("span", { class: "meta" }, t("common.optional"))),
+        h("input", { id: reasonId, name: "reason", maxlength: 500, placeholder: t("close.placeholder"), autocomplete: "off" }),
       ),
     ],
-    confirm: "Close report",
+    confirm: t("common.closeReport"),
     danger: true,
     submit: (form) => {
       const reason = form.elements.reason.value.trim();
@@ -88,28 +96,28 @@ export async function disposeItem(item) {
   const methodId = `dispose-method-${item.id}`;
   const noteId = `dispose-note-${item.id}`;
   const disposed = await ask({
-    title: `Dispose of “${item.title}”`,
-    intro: "Record what the office did with it. It leaves the due list, and open claims on it are turned down.",
+    title: t("dispose.title", { title: item.title }),
+    intro: t("dispose.intro"),
     fields: [
       h(
         "label",
         { for: methodId },
-        "What was done with it",
+        t("dispose.what"),
         h(
           "select",
           { id: methodId, name: "method", required: true },
-          h("option", { value: "" }, "Choose…"),
+          h("option", { value: "" }, t("dispose.choose")),
           ...Object.entries(DISPOSAL_METHODS).map(([value, words]) => h("option", { value }, words)),
         ),
       ),
       h(
         "label",
         { for: noteId },
-        h("span", {}, "Note ", h("span", { class: "meta" }, "(optional: to whom, a reference)")),
+        h("span", {}, t("dispose.note"), " ", h("span", { class: "meta" }, t("dispose.noteHint"))),
         h("textarea", { id: noteId, name: "note", rows: 3, maxlength: 500 }),
       ),
     ],
-    confirm: "Record disposal",
+    confirm: t("dispose.confirm"),
     submit: (form) => {
       const note = form.elements.note.value.trim();
       const body = { method: form.elements.method.value, ...(note ? { note } : {}) };
@@ -123,8 +131,8 @@ export async function disposeItem(item) {
 /** Withdraws `claim` (on the item titled `title`) after a confirmation; resolves true once
  *  withdrawn. */
 export async function withdrawClaim(claim, title) {
-  if (!window.confirm(`Withdraw your claim on “${title}”? Staff will no longer consider it.`)) return false;
+  if (!window.confirm(t("claim.withdrawConfirm", { title }))) return false;
   if (!(await attempt("DELETE", `/api/claims/${claim.id}`))) return false;
-  showNotice(`Your claim on “${title}” is withdrawn.`);
+  showNotice(t("claim.withdrawn", { title }));
   return true;
 }

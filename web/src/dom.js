@@ -1,4 +1,5 @@
 // Building the page's elements. User-provided text only ever becomes text nodes, never HTML.
+import { formatDate } from "./i18n.js";
 
 /** Creates an element; string children become text nodes, `on*` attributes listeners. */
 export function h(tag, attrs = {}, ...children) {
@@ -15,8 +16,8 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** A timestamp from the service in the reader's own format; blank if it cannot be read. */
+/** A timestamp from the service in the reader's language, without seconds; blank if it
+ *  cannot be read. */
 export function formatTime(ts) {
-  const date = new Date(ts);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
+  return formatDate(ts);
 }

@@ -4,8 +4,10 @@
 import { itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { thumbnail } from "./cards.js";
-import { disposeItem, methodWords } from "./custody.js";
+import { categoryName } from "./categories.js";
+import { disposeItem, lowerMethodWords } from "./custody.js";
 import { h, formatTime } from "./dom.js";
+import { t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
@@ -18,7 +20,7 @@ export class DueList {
     this.pager = new Pager({
       list: document.getElementById("due-list"),
       count: document.getElementById("due-count"),
-      empty: "Nothing is due: every found item is within its holding period.",
+      empty: t("due.empty"),
       render: (item) => this.row(item),
     });
   }
@@ -32,8 +34,8 @@ export class DueList {
   }
 
   row(item) {
-    const facts = [item.cat ?? "uncategorised", `reported ${formatTime(item.created_at)}`];
-    if (item.holdUntil) facts.push(`kept until ${formatTime(item.holdUntil)}`);
+    const facts = [categoryName(item.cat), t("due.reported", { date: formatTime(item.created_at) })];
+    if (item.holdUntil) facts.push(t("due.keptUntil", { date: formatTime(item.holdUntil) }));
     return h(
       "li",
       { class: "review-card due-card" },
@@ -43,12 +45,12 @@ export class DueList {
         {},
         h("h4", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(item.id) }, item.title)),
         h("p", { class: "meta" }, `#${item.id} · ${facts.join(" · ")}`),
-        h("p", { class: "meta" }, item.storagePlace ? `Kept at ${item.storagePlace}` : "Storage place not recorded"),
+        h("p", { class: "meta" }, item.storagePlace ? t("due.keptAt", { place: item.storagePlace }) : t("due.noPlace")),
         h(
           "div",
           { class: "actions" },
-          h("button", { type: "button", onclick: () => this.dispose(item) }, "Dispose…"),
-          h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, "Print label"),
+          h("button", { type: "button", onclick: () => this.dispose(item) }, t("due.dispose")),
+          h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, t("common.printLabel")),
         ),
       ),
     );
@@ -60,7 +62,7 @@ export class DueList {
     const next = this.pager.remove(item.id);
     // The focus was on the row's button, now gone: the next row's, or the list's heading.
     (next?.querySelector("button:not(.link)") ?? this.heading).focus();
-    const how = disposed.disposal ? methodWords(disposed.disposal.method).toLowerCase() : "disposed of";
-    showNotice(`“${item.title}” is recorded as ${how} and leaves the due list.`);
+    const how = disposed.disposal ? lowerMethodWords(disposed.disposal.method) : t("due.disposedOf");
+    showNotice(t("due.done", { title: item.title, how }));
   }
 }

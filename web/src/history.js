@@ -1,21 +1,31 @@
 // An item's change log, for staff on the review screen: who changed what and when, behind a
 // "History" button on each card, read again each time it opens.
 import { attempt } from "./api.js";
-import { methodWords } from "./custody.js";
+import { lowerMethodWords } from "./custody.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
+import { t } from "./i18n.js";
 
-const STATUS_WORDS = { approved: "approved", rejected: "rejected", pending: "set back to pending review" };
+const STATUS_WORDS = {
+  get approved() { return t("history.approved"); },
+  get rejected() { return t("history.rejected"); },
+  get pending() { return t("history.pending"); },
+};
 // Words for the fields the service records; any other field shows as `field: value`.
 const WORDS = {
   status: (value) => STATUS_WORDS[value],
-  storagePlace: (value) => (value ? `kept at ${value}` : "storage place cleared"),
-  deleted: (value) => value === true && "deleted",
-  created: () => "reported",
-  handedOver: (value) => value?.to && `handed over to ${value.to}${value.claim ? ` (claim ${value.claim})` : ""}`,
+  storagePlace: (value) => (value ? t("history.keptAt", { place: value }) : t("history.placeCleared")),
+  deleted: (value) => value === true && t("history.deleted"),
+  created: () => t("history.reported"),
+  handedOver: (value) =>
+    value?.to && (value.claim ? t("history.handedOverClaim", { to: value.to, claim: value.claim }) : t("history.handedOver", { to: value.to })),
   disposal: (value) =>
-    value?.method && `disposed of: ${methodWords(value.method).toLowerCase()}${value.note ? ` (${value.note})` : ""}`,
-  closed: (value) => value && typeof value === "object" && `closed${value.reason ? `: ${value.reason}` : ""}`,
+    value?.method &&
+    (value.note
+      ? t("history.disposedNote", { how: lowerMethodWords(value.method), note: value.note })
+      : t("history.disposed", { how: lowerMethodWords(value.method) })),
+  closed: (value) =>
+    value && typeof value === "object" && (value.reason ? t("history.closedReason", { reason: value.reason }) : t("history.closed")),
 };
 
 /** One entry's `change` in words, e.g. "approved, kept at Desk 4". */
@@ -33,8 +43,8 @@ function plain(value) {
 /** The "History" button for `item`'s card and the panel it opens. */
 export function historyToggle(item) {
   const list = h("ol", { class: "history-list" });
-  const panel = h("div", { id: `history-${item.id}`, class: "history", role: "region", "aria-label": `History of ${item.title}` }, list);
-  const button = h("button", { type: "button", class: "toggle" }, "History");
+  const panel = h("div", { id: `history-${item.id}`, class: "history", role: "region", "aria-label": t("history.of", { title: item.title }) }, list);
+  const button = h("button", { type: "button", class: "toggle" }, t("history.button"));
   disclose(button, panel, () => load(item.id, list));
   return [button, panel];
 }
@@ -47,6 +57,6 @@ async function load(id, list) {
   const entries = changes.map(({ by, at, change }) =>
     h("li", {},
       h("span", { class: "what" }, describeChange(change)),
-      h("span", { class: "meta" }, `by ${by} · `, h("time", { datetime: at }, formatTime(at)))));
-  list.replaceChildren(...(entries.length ? entries : [h("li", { class: "hint" }, "No changes recorded.")]));
+      h("span", { class: "meta" }, t("history.by", { user: by }), " · ", h("time", { datetime: at }, formatTime(at)))));
+  list.replaceChildren(...(entries.length ? entries : [h("li", { class: "hint" }, t("history.none"))]));
 }

@@ -4,6 +4,7 @@
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
+import { t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { showOnly, showOutcome } from "./panels.js";
 import { scaledPhoto } from "./photo.js";
@@ -77,12 +78,12 @@ export class Intake {
     this.logged = item;
     document.getElementById("intake-number").textContent = `#${item.id}`;
     document.getElementById("intake-summary").textContent = item.storagePlace
-      ? `“${item.title}” is published, kept at ${item.storagePlace}. Write the number on it, or stick its label on.`
-      : `“${item.title}” is published. Write the number on it, or stick its label on.`;
+      ? t("intake.publishedAt", { title: item.title, place: item.storagePlace })
+      : t("intake.published", { title: item.title });
     document.getElementById("intake-view").href = `#/browse/${item.id}`;
     this.form.reset();
     this.place.draw();
     showOutcome(this.done, [this.form, this.done]);
-    showNotice(`Item #${item.id} “${item.title}” is logged.`);
+    showNotice(t("intake.logged", { id: item.id, title: item.title }));
   }
 }

@@ -7,7 +7,9 @@ import { api, attempt } from "./api.js";
 import { announceWithin, showNotice } from "./announce.js";
 import { KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
+import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
+import { formatDistance, t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
@@ -21,14 +23,14 @@ const FIELDS = [
 const STAFF_FIELDS = `${FIELDS},finder,holdUntil`;
 /** How the user's own claim reads, by its state. */
 const CLAIM_WORDS = {
-  open: "You claimed it: staff will check your claim and tell you.",
-  accepted: "Your claim is accepted: the item is yours.",
-  rejected: "Your claim was not accepted.",
-  withdrawn: "You withdrew your claim.",
+  get open() { return t("item.claim.open"); },
+  get accepted() { return t("item.claim.accepted"); },
+  get rejected() { return t("item.claim.rejected"); },
+  get withdrawn() { return t("item.claim.withdrawn"); },
 };
 const MATCH_FIELDS = "id,title,kind";
 // What the matches of an item are to the person looking at it.
-const MATCHES_HEADING = { lost: "Could this be yours?", found: "Lost reports that may be this item" };
+const MATCHES_HEADING = { get lost() { return t("item.matches.lost"); }, get found() { return t("item.matches.found"); } };
 
 export class ItemDialog {
   constructor(state) {
@@ -64,7 +66,7 @@ export class ItemDialog {
     photo.hidden = !item.photoUrl;
     if (item.photoUrl) {
       photo.src = item.photoUrl;
-      photo.alt = `Photo of ${item.title}`;
+      photo.alt = t("item.photoOf", { title: item.title });
     } else {
       photo.removeAttribute("src");
     }
@@ -74,19 +76,19 @@ export class ItemDialog {
     badges.hidden = !badge;
     const open = isOpen(item);
     const fields = [
-      ["Description", item.desc ?? "—"],
-      ["Lost or found", KINDS[item.kind] ?? "—"],
-      ["Category", item.cat ?? "—"],
-      ["Status", PUBLIC_STATES[item.status] ?? item.status],
+      [t("common.description"), item.desc ?? "—"],
+      [t("common.kind"), KINDS[item.kind] ?? "—"],
+      [t("common.category"), item.cat ? categoryName(item.cat) : "—"],
+      [t("common.status"), PUBLIC_STATES[item.status] ?? item.status],
       // Only while it is on the shelf: once returned or disposed of, it is no longer there.
-      open ? ["Kept at", item.storagePlace ?? "not recorded"] : null,
-      ["Reported", `${formatTime(item.created_at)} by ${item.createdBy}`],
-      ["Where", `${item.lat.toFixed(5)}, ${item.lng.toFixed(5)} (within ${item.radius} m)`],
-      item.returnedAt ? ["Returned", formatTime(item.returnedAt)] : null,
-      item.disposedAt ? ["Disposed of", disposalWords(item)] : null,
-      item.closedAt ? ["Closed", formatTime(item.closedAt)] : null,
-      staff && item.finder ? ["Handed in by", [item.finder.name, item.finder.contact].filter(Boolean).join(" · ")] : null,
-      staff && item.holdUntil && open ? ["Kept until", formatTime(item.holdUntil)] : null,
+      open ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
+      [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
+      [t("item.where"), t("item.place", { lat: item.lat.toFixed(5), lng: item.lng.toFixed(5), within: formatDistance(item.radius) })],
+      item.returnedAt ? [t("outcome.returned"), formatTime(item.returnedAt)] : null,
+      item.disposedAt ? [t("item.disposedOf"), disposalWords(item)] : null,
+      item.closedAt ? [t("outcome.closed"), formatTime(item.closedAt)] : null,
+      staff && item.finder ? [t("item.handedInBy"), [item.finder.name, item.finder.contact].filter(Boolean).join(" · ")] : null,
+      staff && item.holdUntil && open ? [t("item.keptUntil"), formatTime(item.holdUntil)] : null,
     ].filter(Boolean);
     document.getElementById("item-fields").replaceChildren(...fields.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
     const user = this.state.user;
@@ -113,10 +115,10 @@ export class ItemDialog {
     const user = this.state.user;
     const buttons = [];
     if (user?.isAdmin && item.kind === "found") {
-      buttons.push(h("button", { type: "button", class: "secondary", onclick: () => this.printLabel(item) }, "Print label"));
+      buttons.push(h("button", { type: "button", class: "secondary", onclick: () => this.printLabel(item) }, t("common.printLabel")));
     }
     if (isOpen(item) && user && (user.isAdmin || user.id === item.createdBy)) {
-      buttons.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.close(item) }, "Close report"));
+      buttons.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.close(item) }, t("common.closeReport")));
     }
     const actions = document.getElementById("item-actions");
     actions.replaceChildren(...buttons);
@@ -132,7 +134,7 @@ export class ItemDialog {
     const closed = await closeReport(item);
     if (!closed || item.id !== this.itemId) return;
     await this.open(item.id);
-    showNotice(`“${item.title}” is closed.`);
+    showNotice(t("notice.closed", { title: item.title }));
     document.getElementById("item-title").focus();
   }
 
@@ -155,14 +157,14 @@ export class ItemDialog {
     if (!claim) return;
     if (claim.status === "open" || claim.status === "accepted") this.claimForm.hidden = true;
     const office = this.state.access?.office;
-    const body = [h("p", {}, CLAIM_WORDS[claim.status] ?? claim.status, " ", h("span", { class: "meta" }, `(claimed ${formatTime(claim.created_at)})`))];
+    const body = [h("p", {}, CLAIM_WORDS[claim.status] ?? claim.status, " ", h("span", { class: "meta" }, t("item.claimedOn", { date: formatTime(claim.created_at) })))];
     if (claim.status === "accepted") {
-      if (item.storagePlace) body.push(h("p", {}, `It is kept at: ${item.storagePlace}.`));
-      body.push(h("p", { class: "collect" }, office ? `Collect it at: ${office}` : "Collect it from the lost-and-found office."));
+      if (item.storagePlace) body.push(h("p", {}, t("item.keptAtPlace", { place: item.storagePlace })));
+      body.push(h("p", { class: "collect" }, office ? t("claim.collectAt", { office }) : t("item.collectOffice")));
     }
     if (claim.status === "open") {
       body.push(h("p", { class: "actions" },
-        h("button", { type: "button", class: "danger secondary", onclick: () => this.withdraw(item, claim) }, "Withdraw claim")));
+        h("button", { type: "button", class: "danger secondary", onclick: () => this.withdraw(item, claim) }, t("common.withdrawClaim"))));
     }
     document.getElementById("item-claim-body").replaceChildren(...body);
     section.hidden = false;
@@ -186,7 +188,7 @@ export class ItemDialog {
     if (item.id !== this.itemId || matches.length === 0) return;
     document.getElementById("matches-heading").textContent = MATCHES_HEADING[item.kind];
     document.getElementById("match-list").replaceChildren(...matches.map(({ item: other, distance }) =>
-      h("li", {}, h("a", { href: `#/browse/${other.id}` }, other.title), ` · ${Math.round(distance)} m away`)));
+      h("li", {}, h("a", { href: `#/browse/${other.id}` }, other.title), ` · ${t("item.away", { distance: formatDistance(distance) })}`)));
     section.hidden = false;
   }
 
@@ -196,7 +198,7 @@ export class ItemDialog {
     const id = this.itemId;
     if (!(await attempt("POST", `/api/items/${id}/claims`, { message }))) return;
     this.claimForm.hidden = true;
-    showNotice("Your claim is sent. Staff will check it and tell you.");
+    showNotice(t("item.claimSent"));
     if (id === this.itemId) this.showClaim(this.item);
   }
 
@@ -214,9 +216,9 @@ export class ItemDialog {
   }
 }
 
-/** The disposal of an item in words: "Donated on 3/2/2026: to the Red Cross shop". */
+/** The disposal of an item in words: "Donated on 3 Feb 2026, 10:15: to the Red Cross shop". */
 function disposalWords(item) {
-  const how = item.disposal ? methodWords(item.disposal.method) : "Disposed of";
-  const note = item.disposal?.note ? `: ${item.disposal.note}` : "";
-  return `${how} on ${formatTime(item.disposedAt)}${note}`;
+  const how = item.disposal ? methodWords(item.disposal.method) : t("item.disposedOf");
+  const words = t("item.disposedOn", { how, date: formatTime(item.disposedAt) });
+  return item.disposal?.note ? t("item.withNote", { text: words, note: item.disposal.note }) : words;
 }

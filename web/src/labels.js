@@ -4,6 +4,7 @@
 import { itemTitles } from "./api.js";
 import { showError } from "./announce.js";
 import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 /** How many labels one sheet takes (the list of items named in one request). */
 const MAX_LABELS = 200;
@@ -43,17 +44,17 @@ export class Labels {
     if (!admin) return;
     const ids = [...new Set(arg.split(",").map(Number).filter((id) => Number.isInteger(id) && id > 0))].slice(0, MAX_LABELS);
     if (ids.length === 0) {
-      this.count.textContent = "No items chosen. Choose them in Review.";
+      this.count.textContent = t("labels.noneChosen");
       return;
     }
     const titles = await itemTitles(ids);
     const images = ids.map((id) =>
-      h("img", { src: `/api/items/${id}/label.svg`, alt: `Label of #${id}: ${titles.get(id)}`, width: 234, height: 110 }));
+      h("img", { src: `/api/items/${id}/label.svg`, alt: t("labels.alt", { id, title: titles.get(id) }), width: 234, height: 110 }));
     this.sheet.replaceChildren(...images.map((img) => h("li", {}, img)));
-    this.count.textContent = ids.length === 1 ? "1 label" : `${ids.length} labels`;
+    this.count.textContent = tn("labels.count", ids.length);
     const loaded = await Promise.all(images.map((img) => img.decode().then(() => true, () => false)));
     if (loaded.includes(false)) {
-      showError("Some labels could not be drawn: is every item still there? The others can be printed.");
+      showError(t("labels.failed"));
       return;
     }
     if (print && location.hash.startsWith("#/labels/")) window.print();

@@ -3,6 +3,7 @@
 // "Log in with …" (single sign-on), each when the service offers it (`state.access`).
 import { attempt } from "./api.js";
 import { announceWithin } from "./announce.js";
+import { t } from "./i18n.js";
 
 /** Logs in with single sign-on: the browser goes to the provider (a page load, not a request)
  *  and comes back logged in, or to #/sso-failed. */
@@ -28,7 +29,7 @@ export class LoginPanel {
     document.getElementById("login-links").hidden = !passwordReset && !signup;
     document.getElementById("login-sso").hidden = !oidc;
     const sso = document.getElementById("login-sso-button");
-    if (oidc) sso.textContent = `Log in with ${oidc.name}`;
+    if (oidc) sso.textContent = t("login.ssoWith", { name: oidc.name });
     sso.addEventListener("click", startSso);
     // The links lead to screens of their own: the panel gives way, the screen gets the focus.
     for (const link of this.dialog.querySelectorAll("a[href^='#/']")) {

@@ -2,6 +2,7 @@
 // a cluster zooms in when clicked, or fans out at the last zoom), and the item's accuracy
 // circle while its own marker shows. A marker opens its item.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { L } from "./map.js";
 
 /** The map never zooms in further than this to show a few items. */
@@ -64,6 +65,6 @@ function clusterIcon(cluster) {
   return L.divIcon({
     className: "marker-cluster",
     iconSize: L.point(size, size),
-    html: h("span", {}, h("span", { class: "cluster-count" }, String(n)), h("span", { class: "visually-hidden" }, " items: zoom in")),
+    html: h("span", {}, h("span", { class: "cluster-count" }, String(n)), h("span", { class: "visually-hidden" }, ` ${t("map.clusterZoom")}`)),
   });
 }

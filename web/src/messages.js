@@ -5,6 +5,7 @@
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { h, formatTime } from "./dom.js";
+import { t } from "./i18n.js";
 import { nickFrom } from "./nick.js";
 import { send, socket } from "./socket.js";
 
@@ -42,23 +43,23 @@ function entry(msg, viewer) {
     " ",
     h("time", { datetime: msg.ts }, formatTime(msg.ts)),
     viewer?.isAdmin && msg.id != null
-      ? h("button", { type: "button", class: "danger secondary small", "aria-label": `Delete the message of ${msg.nick}`, onclick: () => remove(msg) }, "Delete")
+      ? h("button", { type: "button", class: "danger secondary small", "aria-label": t("chat.deleteOf", { nick: msg.nick }), onclick: () => remove(msg) }, t("common.delete"))
       : null,
   );
 }
 
 /** Who sent it, as the service knows: staff, an account, or (nothing) a visitor. */
 function sender(user) {
-  if (user?.isAdmin) return [" ", h("span", { class: "state staff" }, "Staff")];
-  if (user) return h("span", { class: "signed", title: "Sent from a logged-in account" }, "✓", h("span", { class: "visually-hidden" }, " (logged in)"));
+  if (user?.isAdmin) return [" ", h("span", { class: "state staff" }, t("common.staff"))];
+  if (user) return h("span", { class: "signed", title: t("chat.signed") }, "✓", h("span", { class: "visually-hidden" }, ` ${t("chat.loggedIn")}`));
   return null;
 }
 
 async function remove(msg) {
-  if (!window.confirm(`Delete this message of ${msg.nick}? Nobody will see it any more.\n\n“${msg.text}”`)) return;
+  if (!window.confirm(`${t("chat.deleteConfirm", { nick: msg.nick })}\n\n“${msg.text}”`)) return;
   if (!(await attempt("DELETE", `/api/messages/${msg.id}`))) return;
   removeEntry(msg.id);
-  showNotice("The message is deleted.");
+  showNotice(t("chat.deleted"));
 }
 
 /** Takes message `id` out of every log showing it; a Delete button that had the focus hands

@@ -7,20 +7,21 @@ import { showNotice } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { ITEMS_CHANGED, closeReport, isOpen, withdrawClaim } from "./custody.js";
 import { h, formatTime } from "./dom.js";
+import { formatDistance, t, tn } from "./i18n.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = [...CARD_FIELDS, "storagePlace"].join(",");
 /** How many of a report's matches its card names (the item view lists them all). */
 const MATCHES_SHOWN = 3;
 const CLAIM_STATES = {
-  open: "waiting for staff",
-  accepted: "accepted: collect it from the office",
-  rejected: "not accepted",
-  withdrawn: "withdrawn",
+  get open() { return t("mine.claim.open"); },
+  get accepted() { return t("mine.claim.accepted"); },
+  get rejected() { return t("mine.claim.rejected"); },
+  get withdrawn() { return t("mine.claim.withdrawn"); },
 };
 
 // What a report's matches are to its reporter.
-const MATCH_WORDS = { lost: "May have been found", found: "May be what was lost" };
+const MATCH_WORDS = { get lost() { return t("mine.matches.lost"); }, get found() { return t("mine.matches.found"); } };
 
 export class Mine {
   constructor(state, dialog) {
@@ -30,18 +31,18 @@ export class Mine {
     this.pager = new Pager({
       list: document.getElementById("mine-list"),
       count: document.getElementById("mine-count"),
-      empty: "You have not reported anything yet.",
+      empty: t("mine.empty"),
       render: (item) => {
         const open = isOpen(item);
         const card = itemCard(item, (id) => dialog.open(id), {
           // Where it is, while it is there: not once returned, disposed of or closed.
-          extra: open && item.storagePlace ? [h("span", { class: "meta" }, `Kept at ${item.storagePlace}`)] : [],
+          extra: open && item.storagePlace ? [h("span", { class: "meta" }, t("due.keptAt", { place: item.storagePlace }))] : [],
         });
         if (open) {
           card.append(h("p", { class: "card-actions" },
             // Named with the report, for screen readers going through the buttons.
-            h("button", { type: "button", class: "secondary", "aria-label": `Close report: ${item.title}`, onclick: () => this.close(item) },
-              "Close report")));
+            h("button", { type: "button", class: "secondary", "aria-label": t("mine.closeReportOf", { title: item.title }), onclick: () => this.close(item) },
+              t("common.closeReport"))));
           this.addMatches(card, item);
         }
         return card;
@@ -55,7 +56,7 @@ export class Mine {
   async close(item) {
     // The list reads again (ITEMS_CHANGED): the card comes back closed.
     if (!(await closeReport(item))) return;
-    showNotice(`“${item.title}” is closed.`);
+    showNotice(t("notice.closed", { title: item.title }));
     document.getElementById("mine-heading").focus();
   }
 
@@ -71,9 +72,9 @@ export class Mine {
     const links = matches.slice(0, MATCHES_SHOWN).flatMap(({ item: other, distance }, index) => [
       index > 0 ? ", " : "",
       h("button", { type: "button", class: "link", onclick: () => this.dialog.open(other.id) }, other.title),
-      ` (${Math.round(distance)} m)`,
+      ` (${formatDistance(distance)})`,
     ]);
-    const more = matches.length > MATCHES_SHOWN ? ` and ${matches.length - MATCHES_SHOWN} more` : "";
+    const more = matches.length > MATCHES_SHOWN ? tn("mine.andMore", matches.length - MATCHES_SHOWN) : "";
     card.append(h("p", { class: "card-matches" }, `${MATCH_WORDS[item.kind]}: `, ...links, more));
   }
 
@@ -100,16 +101,16 @@ export class Mine {
     const entries = claims.map((claim) =>
       h("li", {},
         h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, titles.get(claim.itemId)),
-        ` · claimed ${formatTime(claim.created_at)} · ${CLAIM_STATES[claim.status] ?? claim.status}`,
+        ` · ${t("mine.claimedOn", { date: formatTime(claim.created_at) })} · ${CLAIM_STATES[claim.status] ?? claim.status}`,
         claim.status === "open"
           ? [" ", h("button", {
               type: "button",
               class: "danger secondary",
-              "aria-label": `Withdraw claim on ${titles.get(claim.itemId)}`,
+              "aria-label": t("mine.withdrawOn", { title: titles.get(claim.itemId) }),
               onclick: () => this.withdraw(claim, titles.get(claim.itemId)),
-            }, "Withdraw claim")]
+            }, t("common.withdrawClaim"))]
           : null,
-        claim.status === "accepted" && office ? h("p", { class: "meta" }, `Collect it at: ${office}`) : null));
+        claim.status === "accepted" && office ? h("p", { class: "meta" }, t("claim.collectAt", { office })) : null));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;
   }

@@ -1,13 +1,14 @@
 // The name chat and thread messages are sent under. A logged-in user's is their own display
 // name, so nobody posts under the previous person's name on a shared computer. A visitor types
 // one; it is kept for this tab only (sessionStorage) and forgotten at logout.
+import { t } from "./i18n.js";
 
 const KEY = "lostfound.nick";
 
 /** Puts the name messages will go out under in a Name field, read-only while logged in. */
 export function fillNick(input, user) {
   input.readOnly = Boolean(user);
-  input.title = user ? "You are logged in: messages go out under your account's name." : "";
+  input.title = user ? t("chat.nickTitle") : "";
   input.value = user ? user.name : (sessionStorage.getItem(KEY) ?? "");
 }
 

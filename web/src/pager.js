@@ -4,6 +4,7 @@
 import { fetchPage } from "./api.js";
 import { showError } from "./announce.js";
 import { h } from "./dom.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 
 /** Items a page: a screenful or two of the list, and its thumbnails, at a time. */
@@ -14,7 +15,7 @@ export class Pager {
    * `list` (a <ul>) gets `render(item)` for each item, `count` (an element) the "N of TOTAL"
    * text, or `empty` when nothing matches. `onPage(items, first)` hears of every page.
    */
-  constructor({ list, count, render, empty = "Nothing here.", onPage = () => {} }) {
+  constructor({ list, count, render, empty = t("pager.nothing"), onPage = () => {} }) {
     Object.assign(this, { list, count, render, empty, onPage });
     this.items = [];
     this.next = null;
@@ -24,7 +25,7 @@ export class Pager {
     this.loading = false;
     // A query started while a page is on its way makes that page's answer stale: dropped.
     this.fetch = latestOnly(fetchPage);
-    this.more = h("button", { type: "button", class: "more", hidden: true, onclick: () => this.loadNext() }, "Show more");
+    this.more = h("button", { type: "button", class: "more", hidden: true, onclick: () => this.loadNext() }, t("pager.more"));
     list.after(this.more);
     // The button is the sentinel: nearly in view means the reader is at the end of the list.
     // (scrollMargin reaches into a scrolling list pane, rootMargin below the window's edge.)
@@ -110,6 +111,5 @@ export class Pager {
 
 function countText(shown, total, empty) {
   if (total === 0) return empty;
-  const noun = total === 1 ? "item" : "items";
-  return shown >= total ? `${total} ${noun}` : `${shown} of ${total} ${noun}`;
+  return shown >= total ? tn("items.count", total) : tn("items.shownOf", total, { shown: formatNumber(shown) });
 }

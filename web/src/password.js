@@ -4,6 +4,7 @@
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
+import { t } from "./i18n.js";
 import { reconnect } from "./socket.js";
 
 export class PasswordForm {
@@ -34,6 +35,6 @@ export class PasswordForm {
     this.button.focus();
     // The live connection's handshake carried the old session: it must carry the new one.
     reconnect();
-    showNotice("Your password is changed. Anywhere else you were logged in, you are logged out.");
+    showNotice(t("account.passwordChanged"));
   }
 }

@@ -1,6 +1,7 @@
 // Photos chosen in a form (the report form, the desk's intake): scaled down in the browser
 // and sent as a JPEG data URL, so a phone's 12-megapixel picture does not travel whole.
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Photos are sent as JPEG no larger than this (the service accepts up to 5 MiB). */
 const MAX_PHOTO_BYTES = 1.5 * 1024 * 1024;
@@ -14,7 +15,7 @@ export async function scaledPhoto(file) {
     const image = await new Promise((resolve, reject) => {
       const img = new Image();
       img.onload = () => resolve(img);
-      img.onerror = () => reject(new Error("That file is not a photo this browser can read."));
+      img.onerror = () => reject(new Error(t("photo.unreadable")));
       img.src = url;
     });
     let scale = Math.min(1, MAX_PHOTO_SIDE / Math.max(image.naturalWidth, image.naturalHeight));

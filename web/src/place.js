@@ -3,6 +3,7 @@
 // and `radius` fields; the map shows the place and its radius.
 import { showError } from "./announce.js";
 import { currentPosition } from "./geolocation.js";
+import { t } from "./i18n.js";
 import { L, createMap } from "./map.js";
 
 export class PlacePicker {
@@ -48,7 +49,7 @@ export class PlacePicker {
     this.marker?.remove();
     this.circle?.remove();
     if (!this.map || !Number.isFinite(lat) || !Number.isFinite(lng)) return;
-    this.marker = L.marker([lat, lng], { title: "Chosen place", alt: "Chosen place" }).addTo(this.map);
+    this.marker = L.marker([lat, lng], { title: t("place.chosen"), alt: t("place.chosen") }).addTo(this.map);
     this.circle = L.circle([lat, lng], { radius, weight: 1 }).addTo(this.map);
   }
 
@@ -57,7 +58,7 @@ export class PlacePicker {
     try {
       coords = await currentPosition();
     } catch (error) {
-      showError(`${error.message} Pick the place on the map.`);
+      showError(t("place.pickOnMap", { reason: error.message }));
       return;
     }
     this.set(coords.latitude, coords.longitude, coords.accuracy);

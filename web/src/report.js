@@ -4,6 +4,7 @@
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
+import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
 
@@ -45,6 +46,6 @@ export class Report {
     if (!item) return;
     this.form.reset();
     this.place.draw();
-    showNotice(`Thank you. “${item.title}” is reported and waits for review.`);
+    showNotice(t("report.done", { title: item.title }));
   }
 }

@@ -3,6 +3,7 @@
 // service ends every session of the account.
 import { attempt } from "./api.js";
 import { showError } from "./announce.js";
+import { t } from "./i18n.js";
 import { showOnly, showOutcome } from "./panels.js";
 
 export class Reset {
@@ -32,7 +33,7 @@ export class Reset {
     event.preventDefault();
     const { password, repeat } = this.form.elements;
     if (password.value !== repeat.value) {
-      showError("The two passwords differ: type the same one twice.");
+      showError(t("reset.differ"));
       repeat.focus();
       return;
     }

@@ -7,7 +7,9 @@ import { attempt, itemTitles, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { ITEMS_CHANGED, OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
+import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
@@ -54,7 +56,7 @@ export class Review {
       this.due.clear();
       this.claims.replaceChildren();
       this.choose(null);
-      this.list.replaceChildren(h("li", { class: "hint" }, "Only staff can review reports. Log in with a staff account."));
+      this.list.replaceChildren(h("li", { class: "hint" }, t("review.staffOnly")));
       return;
     }
     this.refresh();
@@ -75,7 +77,7 @@ export class Review {
     }
     const n = this.chosen.size;
     this.printChosen.disabled = n === 0;
-    this.printChosen.textContent = n === 0 ? "Print labels" : n === 1 ? "Print 1 label" : `Print ${n} labels`;
+    this.printChosen.textContent = n === 0 ? t("review.printLabels") : tn("review.printCount", n);
     this.clearChosen.hidden = n === 0;
   }
 
@@ -85,13 +87,14 @@ export class Review {
     // Each claim names its item by id: their titles in one request.
     const titles = await itemTitles(claims.map((c) => c.itemId));
     const cards = claims.map((claim) => this.claimCard(claim, titles.get(claim.itemId)));
-    this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, "No claims here.")]));
+    this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, t("review.noClaims"))]));
   }
 
   claimCard(claim, title) {
+    const decider = { user: claim.decidedBy, date: formatTime(claim.decided_at) };
     const decided = claim.decided_at
-      ? `${claim.status === "accepted" ? "Handed over" : "Rejected"} by ${claim.decidedBy} on ${formatTime(claim.decided_at)}`
-      : `Claimed on ${formatTime(claim.created_at)}`;
+      ? (claim.status === "accepted" ? t("review.handedOverBy", decider) : t("review.rejectedBy", decider))
+      : t("review.claimedOn", { date: formatTime(claim.created_at) });
     const decide = (label, status, css) =>
       h("button", { type: "button", class: css, onclick: () => this.decide(claim, status, title) }, label);
     return h(
@@ -101,10 +104,10 @@ export class Review {
         "div",
         {},
         h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title)),
-        h("p", { class: "meta" }, `${claim.claimant} says it is theirs · ${decided}`),
+        h("p", { class: "meta" }, `${t("review.saysTheirs", { user: claim.claimant })} · ${decided}`),
         h("blockquote", {}, claim.message),
         claim.status === "open"
-          ? h("div", { class: "actions" }, decide("Hand over", "accepted"), decide("Reject claim", "rejected", "secondary"))
+          ? h("div", { class: "actions" }, decide(t("review.handOver"), "accepted"), decide(t("review.rejectClaim"), "rejected", "secondary"))
           : null,
       ),
     );
@@ -112,7 +115,7 @@ export class Review {
 
   async decide(claim, status, title) {
     if (!(await attempt("PATCH", `/api/claims/${claim.id}`, { status }))) return;
-    showNotice(status === "accepted" ? `“${title}” is handed over to ${claim.claimant}.` : `The claim of ${claim.claimant} is rejected.`);
+    showNotice(status === "accepted" ? t("review.handedOver", { title, user: claim.claimant }) : t("review.claimRejected", { user: claim.claimant }));
     this.refreshClaims();
     this.refresh();
   }
@@ -127,7 +130,7 @@ export class Review {
     const place = h("input", { id: placeId, value: item.storagePlace ?? "", maxlength: 200 });
     // Why it is rejected, told to the reporter; only where Reject is offered.
     const reasonId = `reason-${item.id}`;
-    const reason = h("input", { id: reasonId, maxlength: 500, placeholder: "optional" });
+    const reason = h("input", { id: reasonId, maxlength: 500, placeholder: t("review.optional") });
     const rejection = () => (reason.value.trim() ? { status: "rejected", reason: reason.value } : { status: "rejected" });
     const act = (label, patch, css) =>
       h("button", { type: "button", class: css, onclick: () => this.update(item, patch(), label) }, label);
@@ -137,25 +140,25 @@ export class Review {
         ? h(
             "div",
             { class: "actions label-actions" },
-            h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, "Print label"),
+            h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, t("common.printLabel")),
             h(
               "label",
               { class: "check" },
               h("input", {
                 type: "checkbox",
                 "data-label": item.id,
-                "aria-label": `Choose for the sheet of labels: ${item.title}`,
+                "aria-label": t("review.chooseFor", { title: item.title }),
                 checked: this.chosen.has(item.id),
                 onchange: (event) => this.choose(item, event.target.checked),
               }),
-              "Choose for the sheet",
+              t("review.chooseSheet"),
             ),
           )
         : null;
     return h(
       "li",
       { class: "review-card" },
-      item.thumbUrl ? thumbnail(item, 96, `Photo of ${item.title}`) : null,
+      item.thumbUrl ? thumbnail(item, 96, t("item.photoOf", { title: item.title })) : null,
       h(
         "div",
         {},
@@ -164,19 +167,19 @@ export class Review {
         h(
           "p",
           { class: "meta" },
-          `#${item.id} · ${KINDS[item.kind]} · ${item.cat ?? "uncategorised"} · ${STATES[item.status]} · reported by ${item.createdBy} on ${formatTime(item.created_at)}`,
+          `#${item.id} · ${KINDS[item.kind]} · ${categoryName(item.cat)} · ${STATES[item.status]} · ${t("review.reportedBy", { user: item.createdBy, date: formatTime(item.created_at) })}`,
         ),
         h(
           "div",
           { class: "actions" },
-          item.status !== "approved" ? act("Approve", () => ({ status: "approved" })) : null,
+          item.status !== "approved" ? act(t("review.approve"), () => ({ status: "approved" })) : null,
           ...(item.status !== "rejected"
-            ? [h("label", { for: reasonId }, "Reason"), reason, act("Reject", rejection, "secondary")]
+            ? [h("label", { for: reasonId }, t("review.reason")), reason, act(t("review.reject"), rejection, "secondary")]
             : []),
-          h("label", { for: placeId }, "Kept at"),
+          h("label", { for: placeId }, t("common.keptAt")),
           place,
-          act("Save place", () => ({ storagePlace: place.value })),
-          h("button", { type: "button", class: "danger", onclick: () => this.remove(item) }, "Delete"),
+          act(t("review.savePlace"), () => ({ storagePlace: place.value })),
+          h("button", { type: "button", class: "danger", onclick: () => this.remove(item) }, t("common.delete")),
         ),
         labels,
         ...historyToggle(item),
@@ -187,14 +190,14 @@ export class Review {
   async update(item, patch, label) {
     // Only the id back: without `fields` the answer would carry the whole photo.
     if (!(await attempt("PATCH", `/api/items/${item.id}?fields=id`, patch))) return;
-    showNotice(`${label}: “${item.title}”.`);
+    showNotice(t("review.done", { action: label, title: item.title }));
     this.refresh();
   }
 
   async remove(item) {
-    if (!window.confirm(`Delete “${item.title}” and its messages? This cannot be undone.`)) return;
+    if (!window.confirm(t("review.deleteConfirm", { title: item.title }))) return;
     if (!(await attempt("DELETE", `/api/items/${item.id}`))) return;
-    showNotice(`Deleted “${item.title}”.`);
+    showNotice(t("review.deleted", { title: item.title }));
     this.choose(item, false);
     this.refresh();
   }

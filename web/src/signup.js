@@ -1,6 +1,7 @@
 // Create account (#/signup): user id, name, email and password. The service mails a link to
 // the address; the account can log in once it is opened (#/verify/TOKEN, verify.js).
 import { attempt } from "./api.js";
+import { language, t } from "./i18n.js";
 import { showOnly, showOutcome } from "./panels.js";
 
 export class Signup {
@@ -13,7 +14,7 @@ export class Signup {
     const domains = state.access.signupDomains;
     const hint = document.getElementById("signup-domains");
     hint.hidden = domains.length === 0;
-    hint.textContent = `(addresses at ${new Intl.ListFormat("en", { type: "disjunction" }).format(domains)} only)`;
+    hint.textContent = t("signup.domains", { domains: new Intl.ListFormat(language(), { type: "disjunction" }).format(domains) });
   }
 
   /** A fresh form each time the screen opens (or word that sign-up is closed). */
@@ -30,7 +31,7 @@ export class Signup {
     if (!(await attempt("POST", "/api/signup", body))) return;
     this.form.reset();
     document.getElementById("signup-done-text").textContent =
-      `Check your inbox: we sent a link to ${email}. Open it within 48 hours to finish.`;
+      t("signup.done", { email });
     showOutcome(this.done, [this.form, this.closed, this.done]);
   }
 }

@@ -3,10 +3,11 @@
 // `user` (the account that sent it), and so hears of deleted messages (`message:deleted`).
 import { io } from "/vendor/socket.io-client/dist/socket.io.esm.min.js";
 import { showError } from "./announce.js";
+import { t, translateError } from "./i18n.js";
 
 export const socket = io({ auth: { fields: ["id", "user"] } });
 
-socket.on("error", ({ message }) => showError(message));
+socket.on("error", ({ message }) => showError(translateError(message)));
 
 /** Reconnects so the handshake carries the new session cookie after a login or logout. */
 export function reconnect() {
@@ -19,7 +20,7 @@ export async function send(event, payload) {
   try {
     return await socket.timeout(10_000).emitWithAck(event, payload);
   } catch {
-    showError("The message could not be sent. Check your connection and try again.");
+    showError(t("error.messageNotSent"));
     return { ok: false };
   }
 }

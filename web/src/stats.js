@@ -5,10 +5,12 @@
 // CSV" downloads the period's reports.
 import { api, showingErrors } from "./api.js";
 import { showError } from "./announce.js";
-import { STATES } from "./cards.js";
+import { KINDS, STATES } from "./cards.js";
+import { categoryName } from "./categories.js";
 import { loadChart } from "./charts.js";
 import { DISPOSAL_METHODS } from "./custody.js";
 import { h } from "./dom.js";
+import { formatDay, formatNumber, language, t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 
 const COLOURS = { lost: "#c2410c", found: "#0b5cad", pending: "#bf8700", approved: "#1a7f37", rejected: "#cf222e", disposed: "#6e7781" };
@@ -56,7 +58,7 @@ export class Stats {
     for (const label of this.form.querySelectorAll("[data-dates]")) label.hidden = !custom;
     const today = new Date();
     const midnight = (y, m, d) => new Date(y, m, d); // the reader's
-    const day = (date) => date.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+    const day = (date) => formatDay(date);
     let since = null;
     let until = null;
     if (f.period.value === "30") {
@@ -74,10 +76,10 @@ export class Stats {
     const valid = (date) => date && !Number.isNaN(date.getTime());
     since = valid(since) ? since : null;
     until = valid(until) ? until : null;
-    let words = "All time";
-    if (since && until) words = `${day(since)} to ${day(new Date(until.getTime() - 1))}`;
-    else if (since) words = `Since ${day(since)}`;
-    else if (until) words = `Until ${day(new Date(until.getTime() - 1))}`;
+    let words = t("stats.allTime");
+    if (since && until) words = t("stats.fromTo", { from: day(since), to: day(new Date(until.getTime() - 1)) });
+    else if (since) words = t("stats.sinceDay", { date: day(since) });
+    else if (until) words = t("stats.untilDay", { date: day(new Date(until.getTime() - 1)) });
     return { since: since?.toISOString() ?? "", until: until?.toISOString() ?? "", words };
   }
 
@@ -87,37 +89,38 @@ export class Stats {
     if (since) query.set("since", since);
     if (until) query.set("until", until);
     this.exportLink.href = `/api/items.csv?${query}`;
-    this.range.textContent = `${words}: loading…`;
+    this.range.textContent = t("stats.loading", { period: words });
     const stats = await showingErrors(this.fetch(`/api/stats?${query}`));
     // Logged out while it was on its way: not for the next person.
     if (!stats || !this.state.user?.isAdmin) return;
-    this.range.textContent = `${words}: ${count(stats.reports.total, "report")}`;
+    this.range.textContent = `${words}: ${tn("stats.reportCount", stats.reports.total)}`;
     this.showFigures(stats);
     await this.showCharts(stats);
   }
 
   showFigures(stats) {
-    const percent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 });
+    const percent = new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 1 });
     const figure = (name, value, note) =>
       h("div", { class: "figure" }, h("dt", {}, name), h("dd", {}, h("span", { class: "value" }, value), note ? h("span", { class: "meta" }, note) : null));
     this.figures.replaceChildren(
-      figure("Reports", String(stats.reports.total), `${stats.reports.lost} lost · ${stats.reports.found} found`),
-      figure("Returned", String(stats.returned), "to their owners"),
-      figure("Return rate", stats.returnRate == null ? "—" : percent.format(stats.returnRate), "of found items"),
-      figure("Median time to return", stats.medianDaysToReturn == null ? "—" : duration(stats.medianDaysToReturn), "from report to return"),
-      figure("Disposed of", String(stats.disposed.total), "after their holding period"),
-      figure("Closed", String(stats.closed), "by their reporter or staff"),
+      figure(t("stats.reports"), formatNumber(stats.reports.total),
+        t("stats.lostFound", { lost: formatNumber(stats.reports.lost), found: formatNumber(stats.reports.found) })),
+      figure(t("outcome.returned"), formatNumber(stats.returned), t("stats.returnedNote")),
+      figure(t("stats.returnRate"), stats.returnRate == null ? "—" : percent.format(stats.returnRate), t("stats.returnRateNote")),
+      figure(t("stats.median"), stats.medianDaysToReturn == null ? "—" : duration(stats.medianDaysToReturn), t("stats.medianNote")),
+      figure(t("item.disposedOf"), formatNumber(stats.disposed.total), t("stats.disposedNote")),
+      figure(t("outcome.closed"), formatNumber(stats.closed), t("stats.closedNote")),
     );
   }
 
   async showCharts(stats) {
     const weekLabel = (week, long) =>
-      new Date(`${week}T00:00:00Z`).toLocaleDateString(undefined, { day: "numeric", month: "short", year: long ? "numeric" : undefined, timeZone: "UTC" });
+      formatDay(new Date(`${week}T00:00:00Z`), { day: "numeric", month: "short", year: long ? "numeric" : undefined, timeZone: "UTC" });
     const byKind = (rows, label) => ({
       labels: rows.map(label),
       series: [
-        { name: "Lost", colour: COLOURS.lost, values: rows.map((r) => r.lost) },
-        { name: "Found", colour: COLOURS.found, values: rows.map((r) => r.found) },
+        { name: KINDS.lost, colour: COLOURS.lost, values: rows.map((r) => r.lost) },
+        { name: KINDS.found, colour: COLOURS.found, values: rows.map((r) => r.found) },
       ],
     });
     const states = Object.keys(STATES);
@@ -125,38 +128,38 @@ export class Stats {
     const charts = [
       {
         id: "weeks",
-        title: "Reports per week",
-        what: "a bar chart of the reports each week, lost and found",
-        head: "Week of",
+        title: t("stats.weeks"),
+        what: t("stats.weeksWhat"),
+        head: t("stats.weekOf"),
         stacked: true,
         ...byKind(stats.weeks, (w) => weekLabel(w.week, false)),
         rowNames: stats.weeks.map((w) => weekLabel(w.week, true)),
       },
       {
         id: "categories",
-        title: "Reports by category",
-        what: "a bar chart of the reports in each category, lost and found",
-        head: "Category",
+        title: t("stats.categories"),
+        what: t("stats.categoriesWhat"),
+        head: t("common.category"),
         stacked: true,
         horizontal: true,
-        ...byKind(stats.categories, (c) => c.cat ?? "uncategorised"),
+        ...byKind(stats.categories, (c) => categoryName(c.cat)),
       },
       {
         id: "states",
-        title: "Reports by review state",
-        what: "a bar chart of the reports pending review, approved and rejected",
-        head: "State",
+        title: t("stats.states"),
+        what: t("stats.statesWhat"),
+        head: t("stats.state"),
         labels: states.map((s) => STATES[s]),
-        series: [{ name: "Reports", colour: states.map((s) => COLOURS[s]), values: states.map((s) => stats.states[s] ?? 0) }],
+        series: [{ name: t("stats.reports"), colour: states.map((s) => COLOURS[s]), values: states.map((s) => stats.states[s] ?? 0) }],
       },
       {
         id: "disposals",
-        title: "Disposals by method",
-        what: "a bar chart of the found items disposed of, by what was done with them",
-        head: "Method",
+        title: t("stats.disposals"),
+        what: t("stats.disposalsWhat"),
+        head: t("stats.method"),
         horizontal: true,
         labels: methods.map((m) => DISPOSAL_METHODS[m]),
-        series: [{ name: "Items", colour: COLOURS.disposed, values: methods.map((m) => stats.disposed[m] ?? 0) }],
+        series: [{ name: t("stats.items"), colour: COLOURS.disposed, values: methods.map((m) => stats.disposed[m] ?? 0) }],
       },
     ];
     for (const chart of this.charts) chart.destroy();
@@ -174,21 +177,19 @@ export class Stats {
     if (!drawn[0].section.isConnected) return;
     Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily;
     Chart.defaults.color = "#1b1f24";
+    // Numbers on the axes and in the tooltips as the reader's language writes them.
+    Chart.defaults.locale = language();
     for (const { spec, canvas } of drawn) {
       if (canvas) this.charts.push(new Chart(canvas, chartConfig(spec)));
     }
   }
 }
 
-function count(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 /** A number of days in words: "2.5 days", or hours under a day ("5 hours", "under an hour"). */
 function duration(days) {
-  if (days >= 1) return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(days)} ${days === 1 ? "day" : "days"}`;
+  if (days >= 1) return tn("stats.days", Math.round(days * 10) / 10);
   const hours = Math.round(days * 24);
-  return hours < 1 ? "under an hour" : count(hours, "hour");
+  return hours < 1 ? t("stats.underAnHour") : tn("stats.hours", hours);
 }
 
 /** A chart's section: heading, canvas (none when every figure is 0: a note says so) and its
@@ -198,7 +199,7 @@ function chartSection(spec) {
   const empty = spec.series.every((s) => s.values.every((v) => v === 0));
   const canvas = empty
     ? null
-    : h("canvas", { role: "img", "aria-label": `${spec.title}: ${spec.what}. The table below has the figures.` });
+    : h("canvas", { role: "img", "aria-label": t("stats.chartLabel", { title: spec.title, what: spec.what }) });
   const rowNames = spec.rowNames ?? spec.labels;
   const totals = spec.series.length > 1;
   const table = h(
@@ -206,13 +207,13 @@ function chartSection(spec) {
     {},
     h("caption", { class: "visually-hidden" }, spec.title),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, spec.head), ...spec.series.map((s) => h("th", { scope: "col" }, s.name)),
-      totals ? h("th", { scope: "col" }, "Total") : null)),
+      totals ? h("th", { scope: "col" }, t("stats.total")) : null)),
     h(
       "tbody",
       {},
       rowNames.map((name, i) =>
-        h("tr", {}, h("th", { scope: "row" }, name), ...spec.series.map((s) => h("td", {}, String(s.values[i]))),
-          totals ? h("td", {}, String(spec.series.reduce((sum, s) => sum + s.values[i], 0))) : null)),
+        h("tr", {}, h("th", { scope: "row" }, name), ...spec.series.map((s) => h("td", {}, formatNumber(s.values[i]))),
+          totals ? h("td", {}, formatNumber(spec.series.reduce((sum, s) => sum + s.values[i], 0))) : null)),
     ),
   );
   const section = h(
@@ -221,8 +222,8 @@ function chartSection(spec) {
     h("h3", { id: headingId }, spec.title),
     canvas
       ? h("div", { class: `chart-box${spec.horizontal ? " horizontal" : ""}`, style: chartHeight(spec) }, canvas)
-      : h("p", { class: "hint" }, "None in this period."),
-    rowNames.length ? h("details", {}, h("summary", {}, "Show as table"), h("div", { class: "table-wrap" }, table)) : null,
+      : h("p", { class: "hint" }, t("stats.none")),
+    rowNames.length ? h("details", {}, h("summary", {}, t("stats.showTable")), h("div", { class: "table-wrap" }, table)) : null,
   );
   return { section, canvas };
 }

@@ -3,6 +3,7 @@
 import { attempt } from "./api.js";
 import { clearErrors } from "./announce.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class Verify {
   /** `onLogin(user)` makes the page logged in (header, socket, screens). */
@@ -16,7 +17,7 @@ export class Verify {
     if (!token) {
       // What came of the last link stays; without one there is nothing to confirm.
       if (!this.result.hasChildNodes()) {
-        this.result.replaceChildren(h("p", {}, "Open the link in the email we sent you to confirm your address."));
+        this.result.replaceChildren(h("p", {}, t("verify.noLink")));
       }
       return;
     }
@@ -26,7 +27,7 @@ export class Verify {
   }
 
   async confirm(token) {
-    this.result.replaceChildren(h("p", {}, "Confirming your address…"));
+    this.result.replaceChildren(h("p", {}, t("verify.confirming")));
     this.result.setAttribute("aria-busy", "true");
     const answer = await attempt("POST", "/api/signup/verify", { token });
     this.result.removeAttribute("aria-busy");
@@ -34,21 +35,21 @@ export class Verify {
       clearErrors();
       const { user } = answer;
       // A user confirming a new address is logged in already: no welcome.
-      const words = this.state.user?.id === user.id ? "Your address is confirmed." : `Your address is confirmed. Welcome, ${user.name}.`;
+      const words = this.state.user?.id === user.id ? t("verify.confirmed") : t("verify.welcome", { name: user.name });
       this.result.replaceChildren(
         h("p", {}, words),
-        h("p", { class: "actions" }, h("a", { href: "#/browse" }, "Browse items"), h("a", { href: "#/account" }, "My account")),
+        h("p", { class: "actions" }, h("a", { href: "#/browse" }, t("verify.browse")), h("a", { href: "#/account" }, t("header.myAccount"))),
       );
       this.onLogin(user);
     } else {
       const { signup, passwordReset } = this.state.access;
       this.result.replaceChildren(
-        h("p", {}, "This link is invalid or has expired."),
+        h("p", {}, t("verify.invalid")),
         h(
           "p",
           { class: "actions" },
-          signup ? h("a", { href: "#/signup" }, "Sign up again") : null,
-          passwordReset ? h("a", { href: "#/forgot" }, "Forgot password?") : null,
+          signup ? h("a", { href: "#/signup" }, t("verify.signupAgain")) : null,
+          passwordReset ? h("a", { href: "#/forgot" }, t("login.forgot")) : null,
         ),
       );
     }

@@ -19,7 +19,7 @@ const BINARY =
   process.env.LOSTFOUND_BIN ?? resolve(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "lostfound");
 const SCREENSHOTS = join(ROOT, "screenshots");
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
@@ -107,10 +107,11 @@ function isTile(base, url) {
  * included), a request that fails, or an answer of 400 or more — except for map tiles and
  * the answers the test provokes on purpose, listed in `allowedErrors` as "401 POST /api/login".
  * `page.requests` lists the URL of every request the page made, `page.socket` its Socket.IO
- * frames (socketFrames). `beforeLoad(page)` runs before the page is loaded.
+ * frames (socketFrames). `beforeLoad(page)` runs before the page is loaded. The browser's
+ * language is `locale`: English unless a test asks for another (the app follows it).
  */
-async function open({ base, browser }, path = "/", { size = "desktop", allowedErrors = [], beforeLoad } = {}) {
-  const context = await browser.newContext({ viewport: SIZES[size] });
+async function open({ base, browser }, path = "/", { size = "desktop", allowedErrors = [], beforeLoad, locale = "en-US" } = {}) {
+  const context = await browser.newContext({ viewport: SIZES[size], locale });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
   page.errors = [];
