@@ -44,6 +44,11 @@ async function main() {
     if (languageChosen()) sendLanguage();
   });
   bell = new Bell(state);
+  // The skip link moves the focus, not the address (`#main` would name no screen).
+  document.querySelector("a.skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    document.getElementById("main").focus();
+  });
   views.browse = new Browse(state, dialog);
   views.report = new Report(state);
   views.mine = new Mine(state, dialog);

@@ -16,6 +16,12 @@ export class Bell {
     this.panel = document.getElementById("bell-panel");
     this.list = document.getElementById("bell-list");
     this.button.addEventListener("click", () => this.toggle());
+    // Escape closes the open list, and the bell has the focus again.
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || this.panel.hidden) return;
+      this.close();
+      this.button.focus();
+    });
     socket.on("notify", (notification) => {
       this.notifications = [notification, ...this.notifications.filter((n) => n.id !== notification.id)].slice(0, SHOWN);
       this.render();

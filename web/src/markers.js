@@ -41,11 +41,11 @@ export class ItemMarkers {
     return L.marker([item.lat, item.lng], {
       title: item.title,
       alt: item.title,
-      keyboard: true,
+      // The list holds the same items: markers are no tab stops between the filters and it.
+      keyboard: false,
       icon: new L.Icon.Default({ className: "item-marker" }),
     })
       .on("click", open)
-      .on("keypress", (event) => event.originalEvent.key === "Enter" && open())
       .on("add", () => circle.addTo(this.circles))
       .on("remove", () => circle.remove());
   }
