@@ -165,7 +165,9 @@ impl Default for HoldPolicy {
 impl HoldPolicy {
     /// Days an item of the category is kept.
     pub fn days(&self, cat: Option<&str>) -> u32 {
-        cat.and_then(|cat| self.by_category.get(&cat.to_lowercase()))
+        // Read for every found item answered: no folding when no category has its own.
+        cat.filter(|_| !self.by_category.is_empty())
+            .and_then(|cat| self.by_category.get(&cat.to_lowercase()))
             .copied()
             .unwrap_or(self.default_days)
     }

@@ -39,33 +39,33 @@ impl NoticeKind {
 }
 
 /// A notification to be written: what, about which item, in which words (said in each
-/// reader's language; `text` is the English, which the API answers).
+/// reader's language).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub kind: NoticeKind,
     pub item_id: ItemId,
     pub phrase: Phrase,
-    pub text: String,
 }
 
 impl Notice {
     fn new(kind: NoticeKind, item_id: ItemId, phrase: Phrase) -> Self {
-        Self {
-            kind,
-            item_id,
-            text: phrase.say(Lang::En),
-            phrase,
-        }
+        Self { kind, item_id, phrase }
+    }
+
+    /// The words in English: the notification's `text` in the API.
+    pub fn text(&self) -> String {
+        self.phrase.say(Lang::En)
     }
 
     /// A report's new state, with the reason staff gave for rejecting it, if any.
     pub fn status_changed(item_id: ItemId, title: &str, status: ItemStatus, reason: Option<&str>) -> Self {
-        let key = format!(
-            "status.{}{}",
-            status.as_str(),
-            if reason.is_some() { ".reason" } else { "" }
-        );
-        let phrase = Phrase::new(&key, &[("title", title), ("reason", reason.unwrap_or_default())]);
+        let phrase = match reason {
+            Some(reason) => Phrase::new(
+                &format!("status.{status}.reason"),
+                &[("title", title), ("reason", reason)],
+            ),
+            None => Phrase::new(&format!("status.{status}"), &[("title", title)]),
+        };
         Self::new(NoticeKind::ItemStatus, item_id, phrase)
     }
 

@@ -10,6 +10,11 @@ pub fn etag(tag: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("\"{tag}\"")).expect("tags are ASCII")
 }
 
+/// `bytes` in lower-case hexadecimal, for tags made of digests.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Whether the request's `If-None-Match` names `etag` (or `*`). Weak and strong forms match
 /// alike, as RFC 9110 asks for `If-None-Match`.
 pub fn matches(request: &HeaderMap, etag: &HeaderValue) -> bool {

@@ -125,6 +125,11 @@ impl ItemKeys {
         Self(self.0.iter().copied().filter(|k| *k != ItemKey::Finder).collect())
     }
 
+    /// Whether they name a key only staff may have: then who asks matters.
+    pub fn asks_private(&self) -> bool {
+        self.contains(ItemKey::Finder)
+    }
+
     /// The keys, in the order answers carry them.
     pub fn iter(&self) -> impl Iterator<Item = ItemKey> + '_ {
         self.0.iter().copied()

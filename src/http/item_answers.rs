@@ -12,7 +12,7 @@ use futures_util::{Stream, StreamExt, stream};
 use sha2::{Digest, Sha256};
 
 use super::{
-    conditional::{etag, matches, not_modified},
+    conditional::{etag, hex, matches, not_modified},
     fields::{ItemKey, ItemKeys},
     views::ItemJson,
 };
@@ -29,10 +29,7 @@ const MAX_KEPT: usize = 256 * 1024;
 
 /// A short, stable digest of some text, for ETags.
 pub(super) fn digest(text: &str) -> String {
-    Sha256::digest(text.as_bytes())[..6]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(text.as_bytes())[..6])
 }
 
 /// The JSON array of every item `batches` yields, produced as it is sent: one batch (or, with
@@ -73,21 +70,16 @@ pub(super) struct Keep {
 }
 
 impl Keep {
-    pub(super) fn new(version: i64, request: String, headers: &[(HeaderName, HeaderValue)]) -> Self {
+    /// `wanted`: false for an answer that changes with the time, not only with the items.
+    pub(super) fn new(version: i64, request: String, headers: &[(HeaderName, HeaderValue)], wanted: bool) -> Self {
         Self {
             version,
             request,
             headers: headers.to_vec(),
             parts: Vec::new(),
             size: 0,
-            wanted: true,
+            wanted,
         }
-    }
-
-    /// This answer is sent, not kept.
-    pub(super) fn not_kept(mut self) -> Self {
-        self.wanted = false;
-        self
     }
 
     /// Copies `part`; an answer past [`MAX_KEPT`] is not kept.

@@ -78,9 +78,9 @@ pub fn router() -> Router<AppState> {
 async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     let mut request = ListRequest::parse(|name| params.get(name))?;
-    let private = request.due || Reader::asks_private(&params)?;
-    let reader = Reader::of_request(&state, &headers, private).await?;
-    let keys = reader.keys(&params)?;
+    let keys = params.keys()?;
+    let reader = Reader::of_request(&state, &headers, request.due || keys.asks_private()).await?;
+    let keys = reader.keys(keys);
     request.filter.visible = reader.visible();
     let kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
     if request.due {
@@ -122,18 +122,13 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
                 };
                 response_headers.push((header::LINK, next_link(raw.as_deref(), next)));
             }
-            let keep = Keep::new(version, kept_as, &response_headers);
-            stream_list(
-                state,
-                stream::iter([Ok(items)]),
-                keys,
-                if kept { keep } else { keep.not_kept() },
-            )
+            let keep = Keep::new(version, kept_as, &response_headers, kept);
+            stream_list(state, stream::iter([Ok(items)]), keys, keep)
         }
         None => {
             let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
-            let keep = Keep::new(version, kept_as, &response_headers);
-            stream_list(state, batches, keys, if kept { keep } else { keep.not_kept() })
+            let keep = Keep::new(version, kept_as, &response_headers, kept);
+            stream_list(state, batches, keys, keep)
         }
     };
     let mut response = body.into_response();
@@ -163,9 +158,9 @@ async fn read(
     headers: HeaderMap,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let params = Params::parse(raw.as_deref(), &["fields"])?;
-    let reader = Reader::of_request(&state, &headers, Reader::asks_private(&params)?).await?;
-    let keys = reader.keys(&params)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let reader = Reader::of_request(&state, &headers, keys.asks_private()).await?;
+    let keys = reader.keys(keys);
     let version = state.store.list_version().await?;
     let kept_as = reader.kept_as(format!("item/{id}?{}", raw.as_deref().unwrap_or("")));
     if let Some(answer) = state.answers.get(version, &kept_as) {
@@ -199,9 +194,9 @@ async fn possible_matches(
     headers: HeaderMap,
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
-    let params = Params::parse(raw.as_deref(), &["fields"])?;
-    let reader = Reader::of_request(&state, &headers, Reader::asks_private(&params)?).await?;
-    let keys = reader.keys(&params)?;
+    let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
+    let reader = Reader::of_request(&state, &headers, keys.asks_private()).await?;
+    let keys = reader.keys(keys);
     let item = reader.readable(state.store.item(id).await?)?;
     // Returned, disposed or closed: it matches nothing any more.
     if !item.is_open() {
@@ -245,7 +240,7 @@ async fn create(
     body: JsonObject,
 ) -> Result<Response> {
     let reader = Reader::of(&state, Some(&session));
-    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let keys = reader.keys(Params::parse(raw.as_deref(), &["fields"])?.keys()?);
     // Checking a photo means decoding it and making its thumbnail.
     let parse = if reader.is_staff() {
         NewItem::parse_intake
@@ -335,7 +330,7 @@ async fn close(
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
     let reader = Reader::of(&state, Some(&session));
-    let keys = reader.keys(&Params::parse(raw.as_deref(), &["fields"])?)?;
+    let keys = reader.keys(Params::parse(raw.as_deref(), &["fields"])?.keys()?);
     let reason = parse_close_reason(&body.fields)?;
     // Someone who may not see the item learns nothing about it.
     reader.readable(state.store.item(id).await?)?;

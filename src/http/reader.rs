@@ -3,10 +3,7 @@
 
 use axum::http::HeaderMap;
 
-use super::{
-    extract::Params,
-    fields::{ItemKey, ItemKeys},
-};
+use super::fields::ItemKeys;
 use crate::{
     auth::Session,
     domain::{Item, ItemNotFound, Visibility},
@@ -61,14 +58,9 @@ impl Reader {
         self.visible.clone()
     }
 
-    /// The keys `?fields=` names that this reader may have.
-    pub fn keys(&self, params: &Params) -> Result<ItemKeys> {
-        Ok(params.keys()?.for_viewer(self.staff))
-    }
-
-    /// Whether `params` name a key only staff may have: then who asks matters.
-    pub fn asks_private(params: &Params) -> Result<bool> {
-        Ok(params.keys()?.contains(ItemKey::Finder))
+    /// The keys of those `?fields=` names that this reader may have.
+    pub fn keys(&self, keys: ItemKeys) -> ItemKeys {
+        keys.for_viewer(self.staff)
     }
 
     /// The item, if this reader may see it; as if there were none otherwise.

@@ -12,7 +12,7 @@ use axum::{
 use rust_embed::RustEmbed;
 use serde_json::json;
 
-use super::conditional::{etag, matches, not_modified};
+use super::conditional::{etag, hex, matches, not_modified};
 use crate::{error::AppError, state::AppState};
 
 mod shell;
@@ -118,12 +118,8 @@ fn serve<Files: RustEmbed>(path: &str, cache_control: &'static str, request: &He
         .filter(|(coding, _)| accepts(request, coding))
         .find_map(|(coding, suffix)| Files::get(&format!("{path}.{suffix}")).map(|f| (Some(*coding), f)))
         .unwrap_or((None, file));
-    let hash: String = file.metadata.sha256_hash()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
     let mut headers = vec![
-        (header::ETAG, etag(&hash)),
+        (header::ETAG, etag(&hex(&file.metadata.sha256_hash()[..16]))),
         (header::CACHE_CONTROL, HeaderValue::from_static(cache_control)),
         (header::VARY, HeaderValue::from_static("accept-encoding")),
         (

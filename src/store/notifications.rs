@@ -89,7 +89,7 @@ fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 5] {
     [
         notice.kind.as_str().into(),
         notice.item_id.get().into(),
-        notice.text.as_str().into(),
+        notice.text().into(),
         now.into(),
         notice.phrase.to_json().into(),
     ]
@@ -149,7 +149,7 @@ impl Store {
                 Some(&(id, count, first)) => {
                     let first = first.and_then(ItemId::new).unwrap_or(item);
                     let notice = Notice::review_waiting(first, count + 1);
-                    let args = [id.into(), notice.text.as_str().into(), notice.phrase.to_json().into()];
+                    let args = [id.into(), notice.text().into(), notice.phrase.to_json().into()];
                     tx.run(RAISE_REVIEW, &args).await?;
                 }
                 None => {

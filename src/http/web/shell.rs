@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::{AppFiles, CONTENT_SECURITY_POLICY, LibraryFiles, REVALIDATE, serve};
 use crate::{
     error::AppError,
-    http::conditional::{etag, matches, not_modified},
+    http::conditional::{etag, hex, matches, not_modified},
 };
 
 /// The library files the app loads as it starts (index.html, socket.js), and the images
@@ -153,10 +153,6 @@ fn render(template: &str, version: &str, shell: &[String]) -> String {
     template
         .replacen("{{version}}", version, 1)
         .replacen(r#"["{{shell}}"]"#, &shell, 1)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
