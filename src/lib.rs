@@ -15,6 +15,7 @@ pub mod domain;
 pub mod error;
 pub mod http;
 pub mod json;
+pub mod log_writer;
 pub mod mail;
 pub mod metrics;
 pub mod net;

@@ -5,7 +5,7 @@ use lostfound::{
     App,
     causes::describe,
     config::{Cli, Command, Config, UserCommand},
-    demo,
+    demo, log_writer,
     store::{Create, Store},
 };
 use tracing_subscriber::EnvFilter;
@@ -19,11 +19,9 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Lines are written by a thread of their own, off the request path; when it falls behind,
-    // requests wait for it rather than lines being lost. The guard flushes them at exit.
-    let (log, _flush_at_exit) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .finish(std::io::stderr());
+    // Lines are written by a thread of their own, off the request path (log_writer.rs); the
+    // guard writes the last of them at exit.
+    let (log, _flush_at_exit) = log_writer::to_stderr();
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
         .with_writer(log)

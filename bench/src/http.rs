@@ -20,7 +20,7 @@ use hyper_util::rt::TokioIo;
 use tokio::time::Instant;
 
 use crate::{
-    report::{HttpReport, Latency, histogram},
+    report::{HttpReport, Latency, cpu_us, histogram},
     sources,
 };
 
@@ -57,6 +57,9 @@ pub struct Args {
     /// Stop after this many requests in all (e.g. to seed data), whatever the duration.
     #[arg(long)]
     requests: Option<u64>,
+    /// The server's process id: its CPU time per answer is reported.
+    #[arg(long)]
+    pid: Option<u32>,
 }
 
 /// What every connection sends.
@@ -122,6 +125,12 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
         let (plan, source) = (Arc::clone(&plan), addresses[n % addresses.len()]);
         connections.spawn(async move { client(&plan, source).await });
     }
+    // CPU used from the end of the warm-up to the last answer: the measured seconds.
+    let warmup_ends = plan.warmup_ends;
+    let cpu_before = tokio::spawn(async move {
+        tokio::time::sleep_until(warmup_ends).await;
+        cpu_now(args.pid)
+    });
     let mut latency = histogram();
     let (mut statuses, mut bytes, mut errors) = (BTreeMap::new(), 0, 0);
     for tally in connections.join_all().await {
@@ -133,6 +142,10 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
         errors += tally.errors;
     }
     let requests = latency.len();
+    let (server_before, loadgen_before) = cpu_before.await??;
+    let (server_after, loadgen_after) = cpu_now(args.pid)?;
+    let server_cpu = server_after.zip(server_before).map(|(after, before)| after - before);
+    let per_request = |us: f64| (us / requests.max(1) as f64 * 10.0).round() / 10.0;
     Ok(HttpReport {
         kind: "http",
         url: args.url,
@@ -146,7 +159,14 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
         errors,
         statuses,
         latency_us: Latency::of(&latency),
+        server_cpu_us_per_request: server_cpu.map(per_request),
+        loadgen_cpu_us_per_request: per_request(loadgen_after - loadgen_before),
     })
+}
+
+/// The CPU microseconds the server (when its pid is given) and this process have used so far.
+fn cpu_now(server: Option<u32>) -> anyhow::Result<(Option<f64>, f64)> {
+    Ok((server.map(|pid| cpu_us(&pid.to_string())).transpose()?, cpu_us("self")?))
 }
 
 /// One simulated client: a connection (made again after an error) sending until the end.

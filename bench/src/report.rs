@@ -48,6 +48,12 @@ pub struct HttpReport {
     pub errors: u64,
     pub statuses: BTreeMap<u16, u64>,
     pub latency_us: Latency,
+    /// CPU time per answer over the measured seconds, of the server (`--pid`) and of the load
+    /// generator itself: the figure that does not depend on how much of the shared cores the
+    /// generator took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_cpu_us_per_request: Option<f64>,
+    pub loadgen_cpu_us_per_request: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -77,6 +83,30 @@ pub struct IdleReport {
     pub bytes_per_connection: u64,
     pub held_s: f64,
     pub dropped_while_held: usize,
+}
+
+/// The ticks of /proc/PID/stat's utime and stime a second: USER_HZ, fixed at 100 on Linux.
+const TICKS_PER_SECOND: f64 = 100.0;
+
+/// CPU time a process has used so far (every thread, user and system), in microseconds, from
+/// /proc/PID/stat (`"self"`: this process).
+pub fn cpu_us(pid: &str) -> anyhow::Result<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // After the command's name in parentheses (which may hold spaces): state is field 3, utime
+    // and stime fields 14 and 15.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .ok_or_else(|| anyhow::anyhow!("no command name in /proc/{pid}/stat"))?
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks = |n: usize| -> anyhow::Result<f64> {
+        Ok(fields
+            .get(n - 3)
+            .ok_or_else(|| anyhow::anyhow!("/proc/{pid}/stat is short"))?
+            .parse::<f64>()?)
+    };
+    Ok((ticks(14)? + ticks(15)?) / TICKS_PER_SECOND * 1e6)
 }
 
 /// Resident memory of a process, in bytes, from /proc.

@@ -1,6 +1,7 @@
 //! The HTTP JSON interface under `/api`: one module per resource, merged here with the
 //! layers every request passes through.
 
+mod access_log;
 mod accounts;
 mod claims;
 mod conditional;
@@ -36,13 +37,10 @@ use axum::{
 };
 use tower::ServiceBuilder;
 use tower_http::{
-    LatencyUnit,
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
     timeout::TimeoutLayer,
-    trace::{DefaultOnRequest, DefaultOnResponse, TraceLayer},
 };
-use tracing::Level;
 
 pub use self::web::socket_io_client;
 use crate::{origins::AllowedOrigins, state::AppState};
@@ -96,21 +94,7 @@ async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -
 /// that chain of boxes on every request.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
     let layers = ServiceBuilder::new()
-        .layer(
-            // One line per request; the query string is left out, it may carry user text.
-            TraceLayer::new_for_http()
-                .make_span_with(
-                    |req: &Request<_>| tracing::info_span!("request", method = %req.method(), path = %req.uri().path()),
-                )
-                // Off by default; `RUST_LOG=tower_http=debug` shows when each request starts.
-                .on_request(DefaultOnRequest::new().level(Level::DEBUG))
-                .on_response(
-                    DefaultOnResponse::new()
-                        .level(Level::INFO)
-                        .latency_unit(LatencyUnit::Micros),
-                )
-                .on_failure(()),
-        )
+        .layer(middleware::from_fn(access_log::log))
         .layer(middleware::from_fn_with_state(state.config.mode, errors::render_errors))
         .layer(CatchPanicLayer::custom(errors::panic_response))
         .layer(TimeoutLayer::with_status_code(

@@ -103,7 +103,8 @@ pub(super) use item_columns;
 /// Every change to an item takes the next list version first; the item keeps it as its own.
 pub(super) const NEXT_VERSION: &str =
     "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
-const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
+/// The version of every list (`list_version`); on SQLite the writer reads it at each commit.
+pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
      created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
@@ -245,12 +246,8 @@ impl Store {
     /// before reading items, so that what is read is never older than the version.
     pub async fn list_version(&self) -> Result<i64, StoreError> {
         match &self.db {
-            Db::Sqlite { version, .. } => {
-                let connection = version.lock().expect("the version reader is never poisoned");
-                Ok(connection
-                    .prepare_cached(LIST_VERSION)?
-                    .query_row([], |row| row.get(0))?)
-            }
+            // Known in memory: every write goes through this process's writer.
+            Db::Sqlite { writer, .. } => Ok(writer.list_version()),
             Db::Postgres(pool) => Ok(sqlx::query_scalar(LIST_VERSION).fetch_one(pool).await?),
         }
     }

@@ -53,6 +53,9 @@ pub use users::{AccountChange, LoginRecord};
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often a SQLite server looks for items changed by another process on its file (another
+/// node, the command-line tools): its own changes it knows at once.
+const OTHER_WRITERS_POLL: Duration = Duration::from_millis(20);
 
 #[derive(Clone)]
 pub struct Store {
@@ -95,12 +98,11 @@ enum Db {
     /// on the busy handler) and a pool of query-only readers, which WAL lets run alongside.
     Sqlite {
         read: SqlitePool,
-        /// The one writer connection, whose writes share commits (see `writer`).
+        /// The one writer connection, whose writes share commits (see `writer`); it knows
+        /// the items' version, asked on every read that may be answered from the cache.
         writer: Arc<Writer>,
-        /// A connection of its own for the items' version, asked on every read that may be
-        /// answered from the cache: a tiny query run in place, without the hand-off to a
-        /// driver thread that a pool's query costs.
-        version: Arc<std::sync::Mutex<rusqlite::Connection>>,
+        /// The database file, written back from its log at close.
+        path: std::path::PathBuf,
     },
     Postgres(PgPool),
 }
@@ -244,21 +246,19 @@ impl Store {
             .connect_with(options.pragma("query_only", "ON"))
             .await
             .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
-        let version = rusqlite::Connection::open_with_flags(
+        let writer = Writer::start(write, ACQUIRE_TIMEOUT)
+            .await
+            .with_context(|| format!("cannot read the SQLite database {}", path.display()))?;
+        let others = rusqlite::Connection::open_with_flags(
             &path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
-        version.busy_timeout(ACQUIRE_TIMEOUT)?;
+        others.busy_timeout(ACQUIRE_TIMEOUT)?;
+        writer.follow_others(others, OTHER_WRITERS_POLL);
         let path = std::fs::canonicalize(&path).unwrap_or(path);
-        Ok((
-            Db::Sqlite {
-                read,
-                writer: Writer::start(write, ACQUIRE_TIMEOUT),
-                version: Arc::new(std::sync::Mutex::new(version)),
-            },
-            format!("the SQLite database {}", path.display()),
-        ))
+        let name = format!("the SQLite database {}", path.display());
+        Ok((Db::Sqlite { read, writer, path }, name))
     }
 
     async fn open_postgres(url: &str) -> anyhow::Result<(Db, String)> {
@@ -331,20 +331,16 @@ impl Store {
     /// Waits for in-flight queries and closes every connection (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         match &self.db {
-            Db::Sqlite { read, writer, version } => {
+            Db::Sqlite { read, writer, path } => {
                 read.close().await;
                 writer.close().await;
-                // The version connection stays open while clones of the store live, so the
+                // The writer's connection stays open while clones of the store live, so the
                 // checkpoint SQLite does at the last close may not come, and the file alone
-                // would lack the latest commits (they would be in `-wal`). It is read-only:
-                // a connection of its own writes them back.
-                let path = version
-                    .lock()
-                    .ok()
-                    .and_then(|conn| conn.path().map(std::path::PathBuf::from));
-                let checkpoint = path
-                    .map(|path| rusqlite::Connection::open(path)?.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);"));
-                if let Some(Err(err)) = checkpoint {
+                // would lack the latest commits (they would be in `-wal`): a connection of its
+                // own writes them back.
+                let checkpoint = rusqlite::Connection::open(path)
+                    .and_then(|conn| conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);"));
+                if let Err(err) = checkpoint {
                     tracing::warn!(error = %err, "could not write the SQLite log back into the database at close");
                 }
             }

@@ -9,12 +9,18 @@
 //! into the next one, all acknowledged by its single fsync. Nothing is acknowledged before the
 //! commit that holds it; when a commit (or the transaction) fails, every write in it is told.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicI64, Ordering},
+    },
+    time::Duration,
+};
 
 use sqlx::{Executor, SqliteConnection};
 use tokio::sync::{Mutex, MutexGuard, Notify, oneshot};
 
-use super::StoreError;
+use super::{StoreError, items::LIST_VERSION};
 
 /// The outcome of a commit, shared by every write in it.
 type Committed = Result<(), Arc<sqlx::Error>>;
@@ -25,10 +31,16 @@ pub struct Writer {
     commit_wanted: Notify,
     /// How long a write waits for the connection before it gives up (503).
     patience: Duration,
+    /// The items' list version as last committed: by this connection, at once, and by other
+    /// processes on the same file (another node, the command-line tools) as polled
+    /// (`follow_others`). Readers ask it without a query.
+    version: Arc<AtomicI64>,
 }
 
 struct State {
     connection: SqliteConnection,
+    /// Set after each commit to the version it committed.
+    version: Arc<AtomicI64>,
     /// The shared transaction is open.
     open: bool,
     /// A write's savepoint is open with no write using it: to be rolled back.
@@ -51,10 +63,14 @@ pub struct Lent<'w> {
 impl Writer {
     /// Takes the connection (already migrated) and starts its committer; a write waits at
     /// most `patience` for the connection.
-    pub fn start(connection: SqliteConnection, patience: Duration) -> Arc<Self> {
+    pub async fn start(mut connection: SqliteConnection, patience: Duration) -> Result<Arc<Self>, sqlx::Error> {
+        let version = Arc::new(AtomicI64::new(
+            sqlx::query_scalar(LIST_VERSION).fetch_one(&mut connection).await?,
+        ));
         let writer = Arc::new(Self {
             state: Mutex::new(State {
                 connection,
+                version: Arc::clone(&version),
                 open: false,
                 abandoned: false,
                 pending_rollback: false,
@@ -63,9 +79,39 @@ impl Writer {
             }),
             commit_wanted: Notify::new(),
             patience,
+            version,
         });
         tokio::spawn(commit_when_wanted(Arc::clone(&writer)));
-        writer
+        Ok(writer)
+    }
+
+    /// The items' list version as last committed.
+    pub fn list_version(&self) -> i64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    /// Reads the version every `every` on `connection` (read-only, of the same file), for
+    /// what other processes commit; stops once the writer is gone.
+    pub fn follow_others(&self, connection: rusqlite::Connection, every: Duration) {
+        let version = Arc::downgrade(&self.version);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                let Some(version) = version.upgrade() else { return };
+                // A tiny query, run in place: no hand-off to a driver thread.
+                let read = connection
+                    .prepare_cached(LIST_VERSION)
+                    .and_then(|mut statement| statement.query_row([], |row| row.get(0)));
+                match read {
+                    Ok(committed) => {
+                        version.fetch_max(committed, Ordering::AcqRel);
+                    }
+                    Err(err) => tracing::warn!(error = %err, "cannot read the items' version"),
+                }
+            }
+        });
     }
 
     /// Lends the connection to one write: in the shared transaction (begun if need be), in a
@@ -167,9 +213,20 @@ impl State {
         if self.roll_back_abandoned().await.is_err() {
             return;
         }
+        // The version this commit makes current (its writes took the next ones).
+        let version: i64 = match sqlx::query_scalar(LIST_VERSION).fetch_one(&mut self.connection).await {
+            Ok(version) => version,
+            Err(err) => {
+                self.abort(err);
+                return;
+            }
+        };
         match self.connection.execute("COMMIT").await {
             Ok(_) => {
                 self.open = false;
+                // Before the writes are told: what a write acknowledged is in every read
+                // that asks the version after it.
+                self.version.fetch_max(version, Ordering::AcqRel);
                 for write in self.waiting.drain(..) {
                     let _ = write.send(Ok(()));
                 }

@@ -281,11 +281,8 @@ async fn the_connection_cap_fits_the_open_files_limit() {
 #[tokio::test]
 async fn sigterm_with_a_half_sent_request_exits_within_the_shutdown_deadline() {
     let db = TestDb::new().await;
-    // At debug level the trace layer says when a request starts: the test waits for that.
-    let env = [
-        ("LOSTFOUND_SHUTDOWN_TIMEOUT", "2"),
-        ("RUST_LOG", "info,tower_http=debug"),
-    ];
+    // At debug level the access log says when a request starts: the test waits for that.
+    let env = [("LOSTFOUND_SHUTDOWN_TIMEOUT", "2"), ("RUST_LOG", "info,access=debug")];
     let server = Server::start_with(db.url(), &env, &[]).await;
     let mut half = TcpStream::connect(server.addr()).await.unwrap();
     half.write_all(b"POST /api/login HTTP/1.1\r\nHost: lostfound\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\"")
@@ -294,7 +291,7 @@ async fn sigterm_with_a_half_sent_request_exits_within_the_shutdown_deadline() {
     // The request has reached the handler, which waits for the rest of its body.
     server
         .wait_for(&server.stderr, |log| {
-            log.contains("started processing request").then_some(())
+            log.contains("started method=POST path=/api/login").then_some(())
         })
         .await;
     let asked = Instant::now();

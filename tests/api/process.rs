@@ -136,17 +136,21 @@ async fn the_log_has_one_line_per_request_and_no_secrets() {
     let server = Server::start(&db, &[]).await;
     let client = server.client();
 
-    let requests: [(&str, &str, u16); 5] = [
+    // What someone searched for is theirs: the query string is never logged.
+    let searched = "Secretword";
+    let requests: [(&str, &str, u16); 6] = [
         ("POST", "/api/login", 401),
         ("POST", "/api/login", 200),
         ("GET", "/api/me", 200),
         ("POST", "/api/items", 200),
+        ("GET", "/api/items", 200),
         ("GET", "/api/items/424242", 404),
     ];
     assert_eq!(client.login("tester", wrong).await.0, StatusCode::UNAUTHORIZED);
     let sid = client.login_answer("tester", password).await.sid();
     assert_eq!(client.get("/api/me").await.1["user"]["id"], "tester");
     client.create_item(item_body("Umbrella")).await;
+    assert_eq!(client.get(&format!("/api/items?q={searched}")).await.0, StatusCode::OK);
     assert_eq!(client.get("/api/items/424242").await.0, StatusCode::NOT_FOUND);
     // Lines are written in order: once the last request's line is there, all are.
     server
@@ -155,7 +159,7 @@ async fn the_log_has_one_line_per_request_and_no_secrets() {
     let (status, _, log) = server.signal("-TERM").await;
     assert!(status.success());
 
-    for secret in [password, wrong, sid.as_str()] {
+    for secret in [password, wrong, sid.as_str(), searched] {
         assert!(!log.contains(secret), "the log contains {secret:?}:\n{log}");
     }
     for (method, path, code) in requests {
