@@ -2,11 +2,13 @@
 //! `notify` event in the same form; a user is shown by the session endpoints and as the
 //! sender of a message.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    domain::{Notification, User},
+    domain::{Lang, Notification, User},
     time::format_ms,
 };
 
@@ -20,7 +22,7 @@ pub struct NotificationJson<'a> {
     kind: &'a str,
     #[serde(rename = "itemId")]
     item_id: Option<i64>,
-    text: &'a str,
+    text: Cow<'a, str>,
     #[schema(format = DateTime)]
     created_at: String,
     read: bool,
@@ -32,9 +34,19 @@ impl<'a> From<&'a Notification> for NotificationJson<'a> {
             id: notification.id,
             kind: &notification.kind,
             item_id: notification.item_id,
-            text: &notification.text,
+            text: Cow::Borrowed(&notification.text),
             created_at: format_ms(notification.created_at),
             read: notification.read,
+        }
+    }
+}
+
+impl<'a> NotificationJson<'a> {
+    /// The notification with its text in `lang`.
+    pub fn said_in(notification: &'a Notification, lang: Lang) -> Self {
+        Self {
+            text: Cow::Owned(notification.text_in(lang)),
+            ..Self::from(notification)
         }
     }
 }

@@ -145,6 +145,19 @@ pub struct Notification {
     /// Epoch milliseconds.
     pub created_at: i64,
     pub read: bool,
+    /// Its words as catalog keys and values ([`Phrase::to_json`]); none in notifications
+    /// written before they were kept.
+    pub phrase: Option<String>,
+}
+
+impl Notification {
+    /// Its text in `lang`: English as stored, or said again from its phrase.
+    pub fn text_in(&self, lang: Lang) -> String {
+        match self.phrase.as_deref().and_then(Phrase::from_json) {
+            Some(phrase) if lang != Lang::En => phrase.say(lang),
+            _ => self.text.clone(),
+        }
+    }
 }
 
 /// Which page of notifications `GET /api/notifications` asks for: at most `limit` (1–200,

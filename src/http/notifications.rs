@@ -1,4 +1,5 @@
-//! `GET /api/notifications` (newest first, paged) and `POST /api/notifications/read`.
+//! `GET /api/notifications` (newest first, paged, said in the language asked for) and
+//! `POST /api/notifications/read`.
 
 use axum::{
     Json, Router,
@@ -15,7 +16,7 @@ use super::{
     views::OkJson,
 };
 use crate::{
-    domain::{NotificationIds, NotificationPage},
+    domain::{Lang, NotificationIds, NotificationPage},
     error::Result,
     json::NotificationJson,
     state::AppState,
@@ -31,14 +32,16 @@ pub fn router() -> Router<AppState> {
     params(
         ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "1–200, default 50"),
         ("before" = Option<i64>, Query, minimum = 1, description = "Only notifications older than this id (from `Link`)"),
+        ("lang" = Option<String>, Query, description = "`en`, `ko` or `es`: the language of `text` (English by default)"),
     ),
     responses(
         (status = 200, description = "Newest first; `Link: rel=\"next\"` when more follow", body = [NotificationJson]),
-        (status = 400, description = "Invalid limit, Invalid cursor, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
+        (status = 400, description = "Invalid limit, Invalid cursor, Invalid lang, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
     ))]
 async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQuery(raw): RawQuery) -> Result<Response> {
-    let params = Params::parse(raw.as_deref(), &["limit", "before"])?;
+    let params = Params::parse(raw.as_deref(), &["limit", "before", "lang"])?;
     let page = NotificationPage::parse(|name| params.get(name))?;
+    let lang: Lang = params.get("lang").map(str::parse).transpose()?.unwrap_or_default();
     let limit = page.limit();
     // One more than asked: whether a next page exists.
     let mut notifications = state
@@ -50,7 +53,10 @@ async fn list(State(state): State<AppState>, SignedIn(session): SignedIn, RawQue
         let last = notifications[notifications.len() - 1].id;
         format!("</api/notifications?limit={limit}&before={last}>; rel=\"next\"")
     });
-    let body: Vec<NotificationJson> = notifications.iter().map(NotificationJson::from).collect();
+    let body: Vec<NotificationJson> = notifications
+        .iter()
+        .map(|n| NotificationJson::said_in(n, lang))
+        .collect();
     let mut response = Json(body).into_response();
     if let Some(next) = next {
         let link = HeaderValue::from_str(&next).map_err(anyhow::Error::from)?;

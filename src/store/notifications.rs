@@ -16,7 +16,7 @@ use crate::domain::{
 
 macro_rules! notification_columns {
     () => {
-        "id, user_id, type, item_id, text, created_at, read"
+        "id, user_id, type, item_id, text, created_at, read, phrase"
     };
 }
 
@@ -68,6 +68,7 @@ pub(super) struct NotificationRow {
     text: String,
     created_at: i64,
     read: bool,
+    phrase: Option<String>,
 }
 
 impl From<NotificationRow> for Notification {
@@ -80,6 +81,7 @@ impl From<NotificationRow> for Notification {
             text: row.text,
             created_at: row.created_at,
             read: row.read,
+            phrase: row.phrase,
         }
     }
 }

@@ -274,10 +274,25 @@ async fn mail_is_written_in_the_readers_language() {
         "{text}"
     );
     assert!(text.contains("분실물 센터 계정에"), "{text}");
-    // The app's own list keeps the API's words.
+    // The list says the words in English, or in the language it is asked for.
     let (_, listed) = alice.get("/api/notifications").await;
     assert_eq!(
         listed[0]["text"],
         "Your report “Umbrella of alice” is approved and visible to everyone."
+    );
+    let (_, korean) = alice.get("/api/notifications?lang=ko").await;
+    assert_eq!(
+        korean[0]["text"],
+        "신고하신 “Umbrella of alice”이(가) 승인되어 모두에게 공개되었습니다."
+    );
+    let (_, spanish) = alice.get("/api/notifications?lang=es").await;
+    assert_eq!(
+        spanish[0]["text"],
+        "Tu aviso «Umbrella of alice» ha sido aprobado y es visible para todos."
+    );
+    assert_error(
+        &alice.get("/api/notifications?lang=fr").await,
+        StatusCode::BAD_REQUEST,
+        "Invalid lang",
     );
 }

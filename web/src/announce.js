@@ -19,10 +19,11 @@ export function clearErrors() {
   document.getElementById("messages").replaceChildren();
 }
 
-/** Moves the regions into `parent`: an open modal dialog makes the rest of the page inert,
- *  so its errors must show inside it (and back in the body once it closes). */
-export function announceWithin(parent) {
-  parent.append(document.getElementById("messages"), document.getElementById("notices"));
+/** Moves the regions to the top of `parent`: an open modal dialog makes the rest of the page
+ *  inert, so its errors must show inside it. Without `parent`, back to their place in the
+ *  page's top bar once it closes. */
+export function announceWithin(parent = document.getElementById("announce-home")) {
+  parent.prepend(document.getElementById("messages"), document.getElementById("notices"));
 }
 
 function show(regionId, message, kind) {

@@ -1,5 +1,6 @@
-// Start-up, the session in the header, and switching between views (#/browse, #/report,
-// #/mine, #/intake, #/labels, #/stats, #/account, #/signup, ...).
+// Start-up, the session in the header, and the addresses: a screen each (#/browse, #/report,
+// #/mine, #/intake, #/labels, #/stats, #/account, #/signup, ...) and an item's view over the
+// screen shown (#/items/ID), which Back closes.
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
 import { languageChosen, loadLanguage, t } from "./i18n.js";
@@ -12,8 +13,9 @@ import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { Chat } from "./chat.js";
 import { Forgot } from "./forgot.js";
+import { Header } from "./header.js";
 import { Intake } from "./intake.js";
-import { ItemDialog } from "./item.js";
+import { ItemDialog, closed, closingItem, itemIn } from "./item.js";
 import { Labels } from "./labels.js";
 import { LoginPanel } from "./login.js";
 import { Mine } from "./mine.js";
@@ -29,14 +31,17 @@ import { Verify } from "./verify.js";
  *  email domains, single sign-on, password resets by email); `user`: who is logged in. */
 const state = { user: null, config: null, access: null };
 const views = {};
-let bell;
+let bell, header, dialog;
+/** The screen shown, under an item's view when one is open. */
+let shown = null;
 
 async function main() {
   // The language first: every screen is built in it.
   await loadLanguage();
-  const [config, access, me] = await Promise.all([api("GET", "/config.json"), api("GET", "/api/config"), api("GET", "/api/me")]);
+  const [config, access, me] = await Promise.all([api("GET", "/config.json"), api("GET", "/api/config"), whoIsIn()]);
   Object.assign(state, { config, access, user: me.user });
-  const dialog = new ItemDialog(state);
+  header = new Header();
+  dialog = new ItemDialog(state);
   const login = new LoginPanel(state, (user) => {
     setUser(user);
     showNotice(t("login.welcome", { name: user.name }));
@@ -69,23 +74,71 @@ async function main() {
   wireSession();
   wireLanguageSwitch(state);
   renderSession();
-  window.addEventListener("hashchange", route);
+  // A link to an item (a notification, a match) opens it like a click on its card does. A
+  // screen's link followed while an item's closing step is under way waits for the step, which
+  // would otherwise step back from the screen's address to the item's.
+  document.addEventListener("click", async (event) => {
+    const link = event.target.closest?.('a[href^="#/"]');
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const href = link.getAttribute("href");
+    const item = itemIn(href);
+    if (!item && !closingItem()) return;
+    event.preventDefault();
+    if (item) return dialog.open(item);
+    await closed();
+    location.hash = href;
+  });
+  // Opened at an item's address (a label's QR code, a shared link): Browse is put behind it,
+  // so Back closes the item instead of leaving the app.
+  const item = itemIn(location.hash);
+  if (item) {
+    history.replaceState(null, "", "#/browse");
+    history.pushState({ itemDepth: 1 }, "", `#/items/${item}`);
+  }
+  window.addEventListener("hashchange", () => route());
   route();
 }
 
-function route() {
+/** The session's user (`{ user }`). Offline, nobody: the app starts from the settings the
+ *  service worker kept, says it is offline, and starts again once back (install.js). */
+async function whoIsIn() {
+  try {
+    return await api("GET", "/api/me");
+  } catch (error) {
+    if (navigator.onLine) throw error;
+    return { user: null };
+  }
+}
+
+/** Shows what the address names: a screen, or an item over the screen shown (Browse at
+ *  first). `refresh`: the screen is shown again even if it is (the user changed). */
+function route(refresh = false) {
+  header.toggle(false);
+  const item = itemIn(location.hash);
+  if (item) {
+    if (!shown || refresh) showScreen(shown ?? "browse");
+    dialog.show(item);
+    return;
+  }
   const [, asked = "browse", arg] = location.hash.split("/");
-  // `#/items/ID` (a label's QR code) opens the item over Browse, like `#/browse/ID`.
-  const name = asked === "items" ? "browse" : asked;
-  const view = Object.hasOwn(views, name) ? name : "browse";
+  const name = Object.hasOwn(views, asked) ? asked : "browse";
+  // Back from an item: the screen behind it stays as it was (its list, its scroll).
+  const leftItem = dialog.isOpen();
+  dialog.hide();
+  if (leftItem && name === shown && !arg && !refresh) return;
+  showScreen(name, arg);
+}
+
+function showScreen(name, arg) {
+  shown = name;
   for (const key of Object.keys(views)) {
-    document.getElementById(`view-${key}`).hidden = key !== view;
+    document.getElementById(`view-${key}`).hidden = key !== name;
   }
   for (const link of document.querySelectorAll("a[data-view]")) {
-    if (link.dataset.view === view) link.setAttribute("aria-current", "page");
+    if (link.dataset.view === name) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
-  views[view].show(arg);
+  views[name].show(arg);
 }
 
 function wireSession() {
@@ -106,7 +159,7 @@ function setUser(user) {
   state.user = user;
   renderSession();
   reconnect();
-  route();
+  route(true);
 }
 
 function renderSession() {

@@ -1,8 +1,9 @@
-// The bell in the header: the user's latest notifications and how many are unread, kept up
-// to date by the `notify` event; opening the list marks them read.
+// The bell in the header: the user's latest notifications, in the reader's language, and how
+// many are unread, kept up to date by the `notify` event; opening the list marks them read.
 import { attempt } from "./api.js";
 import { h, formatTime } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
+import { latestOnly } from "./latest.js";
 import { socket } from "./socket.js";
 
 const SHOWN = 20;
@@ -22,16 +23,22 @@ export class Bell {
       this.close();
       this.button.focus();
     });
-    socket.on("notify", (notification) => {
-      this.notifications = [notification, ...this.notifications.filter((n) => n.id !== notification.id)].slice(0, SHOWN);
-      this.render();
-    });
+    // A list read after another started is dropped: the newer one is on its way.
+    this.read = latestOnly(() => attempt("GET", `/api/notifications?limit=${SHOWN}&lang=${language()}`));
+    // The event says it in English: the list, read again, in the reader's language.
+    socket.on("notify", () => this.refresh());
   }
 
   /** Reads the user's latest notifications (none when logged out) and closes the list. */
   async load() {
     this.close();
-    this.notifications = (this.state.user && (await attempt("GET", `/api/notifications?limit=${SHOWN}`))) || [];
+    await this.refresh();
+  }
+
+  async refresh() {
+    const list = this.state.user ? await this.read() : [];
+    // Logged out while it was on its way: not this page's any more.
+    this.notifications = (this.state.user && list) || [];
     this.render();
   }
 
@@ -41,7 +48,7 @@ export class Bell {
     this.button.setAttribute("aria-label", unread ? tn("bell.unread", unread) : t("bell.label"));
     const items = this.notifications.map((n) =>
       h("li", { class: n.read ? "read" : "unread" },
-        n.itemId ? h("a", { href: `#/browse/${n.itemId}` }, n.text) : n.text,
+        n.itemId ? h("a", { href: `#/items/${n.itemId}` }, n.text) : n.text,
         h("time", { datetime: n.created_at }, formatTime(n.created_at))));
     this.list.replaceChildren(...(items.length ? items : [h("li", {}, t("bell.none"))]));
   }

@@ -1,6 +1,7 @@
-// Browse: the items on a map and, equivalently, in a list, a page at a time; search, category,
-// kind, state, "near me" and date filters, all answered by the service. Items returned,
-// disposed of or closed are left out unless "Show closed and returned" is ticked.
+// Browse: the items on a map and, equivalently, in a list, a page at a time (a phone shows
+// one of the two, the list first); search, category, kind, state, "near me" and date
+// filters, all answered by the service. Items returned, disposed of or closed are left out
+// unless "Show closed and returned" is ticked.
 import { itemsUrl } from "./api.js";
 import { showError } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
@@ -44,12 +45,16 @@ export class Browse {
       else if (target.name !== "within" || this.here) this.search();
     });
     this.form.addEventListener("submit", (event) => event.preventDefault());
+    // On a phone the list or the map shows (style.css), the list first.
+    this.panes = document.querySelector("#view-browse .browse");
+    this.switches = document.querySelectorAll(".browse-switch button");
+    for (const button of this.switches) button.addEventListener("click", () => this.showAs(button.dataset.show));
     // Closed or disposed of from an item's view: the list and the map read again.
     const view = document.getElementById("view-browse");
     window.addEventListener(ITEMS_CHANGED, () => this.map && !view.hidden && this.search());
   }
 
-  show(itemId) {
+  show() {
     if (!this.map) {
       this.map = createMap(document.getElementById("browse-map"), this.state.config);
       this.markers = new ItemMarkers(this.map, (id) => this.dialog.open(id));
@@ -57,7 +62,6 @@ export class Browse {
     }
     this.map.invalidateSize();
     this.search();
-    if (itemId) this.dialog.open(Number(itemId));
   }
 
   /** The list's address for the filters as they stand. */
@@ -108,19 +112,34 @@ export class Browse {
     this.search();
   }
 
+  /** `"list"` or `"map"`: which of the two a phone shows. */
+  showAs(what) {
+    this.panes.dataset.show = what;
+    for (const button of this.switches) button.setAttribute("aria-pressed", String(button.dataset.show === what));
+    if (what !== "map") return;
+    this.map.invalidateSize();
+    if (this.unfitted) this.fitMap();
+  }
+
   showOnMap(items, first) {
     if (first) this.markers.clear();
     this.markers.add(items);
-    if (!first) return;
-    // A new query: where its items are, or around the reader when searching near them.
+    if (first) this.fitMap();
+  }
+
+  /** A new query: the map moves to where its items are, or around the reader searching near
+   *  them. A hidden map (a phone showing the list) has no size to fit: it moves once shown. */
+  fitMap() {
     if (this.here) {
       const within = Number(this.form.elements.within.value);
       this.nearCircle.setLatLng([this.here.latitude, this.here.longitude]).setRadius(within).addTo(this.map);
-      // Not animated: Leaflet ignores a new view while a zoom animation runs.
-      this.map.fitBounds(this.nearCircle.getBounds(), { animate: false });
     } else {
       this.nearCircle.remove();
-      this.markers.fit();
     }
+    this.unfitted = this.map.getContainer().offsetWidth === 0;
+    if (this.unfitted) return;
+    // Not animated: Leaflet ignores a new view while a zoom animation runs.
+    if (this.here) this.map.fitBounds(this.nearCircle.getBounds(), { animate: false });
+    else this.markers.fit();
   }
 }

@@ -1,5 +1,5 @@
-// How an item shows in a list: its thumbnail, title and facts, the words for its kind and
-// state, and what became of it (returned, disposed of, closed).
+// How an item shows in a list: its thumbnail, title, place and facts, the words for its kind
+// and state, and what became of it (returned, disposed of, closed).
 import { OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
 import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
@@ -21,7 +21,7 @@ export const PUBLIC_STATES = {
 };
 
 /** The fields a list card shows (with `thumbUrl`, never the photo itself). */
-export const CARD_FIELDS = ["id", "title", "cat", "kind", "status", "created_at", "thumbUrl", ...OUTCOME_FIELDS];
+export const CARD_FIELDS = ["id", "title", "place", "cat", "kind", "status", "created_at", "thumbUrl", ...OUTCOME_FIELDS];
 
 /** The item's thumbnail, or a blank square: loaded as it comes near the view, its size set
  *  so the list does not jump as thumbnails arrive. */
@@ -37,7 +37,7 @@ export function stateLabel(item) {
 }
 
 /**
- * A list entry that opens the item: thumbnail, title, kind · category · date, its state
+ * A list entry that opens the item: thumbnail, title, place, kind · category · date, its state
  * when `showState(item)` says so, what became of it (always), and `extra` children below.
  */
 export function itemCard(item, open, { showState = () => true, extra = [] } = {}) {
@@ -52,6 +52,7 @@ export function itemCard(item, open, { showState = () => true, extra = [] } = {}
         "span",
         { class: "card-text" },
         h("strong", {}, item.title),
+        item.place ? h("span", { class: "card-place" }, item.place) : null,
         h(
           "span",
           { class: "meta" },

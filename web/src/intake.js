@@ -1,6 +1,7 @@
 // Intake, for staff at the desk (#/intake): a found item handed in — title, description,
-// category, where it is kept, a photo, where it was found and who handed it in (private to
-// staff) — published at once. Then its number, to write on the item, and its label to print.
+// category, where it is kept, a photo, where it was found (in words and on the map) and who
+// handed it in (private to staff) — published at once. Then its number, to write on the
+// item, and its label to print.
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
@@ -54,6 +55,7 @@ export class Intake {
 
   async submit(event) {
     event.preventDefault();
+    if (!this.place.chosen()) return;
     const f = this.form.elements;
     const text = (field) => field.value.trim() || null;
     const finder = { name: text(f.finderName), contact: text(f.finderContact) };
@@ -80,7 +82,7 @@ export class Intake {
     document.getElementById("intake-summary").textContent = item.storagePlace
       ? t("intake.publishedAt", { title: item.title, place: item.storagePlace })
       : t("intake.published", { title: item.title });
-    document.getElementById("intake-view").href = `#/browse/${item.id}`;
+    document.getElementById("intake-view").href = `#/items/${item.id}`;
     this.form.reset();
     this.place.draw();
     showOutcome(this.done, [this.form, this.done]);

@@ -1,8 +1,8 @@
-// The item view: every field, the full photo (only here: lists show thumbnails), where it is
-// kept or what became of it, and its live thread. Its reporter and staff close the report
-// there; staff also print its label and see who handed it in and how long it is kept. A
-// user who claimed it sees their claim: withdraw it while open, and where to collect the
-// item once accepted.
+// The item view: every field, the full photo (only here: lists show thumbnails), where it was
+// (in words, then on a small map), where it is kept or what became of it, and its live
+// thread. Its reporter and staff close the report there; staff also print its label and see
+// who handed it in and how long it is kept. A user who claimed it sees their claim: withdraw
+// it while open, and where to collect the item once accepted.
 import { api, attempt } from "./api.js";
 import { announceWithin, showNotice } from "./announce.js";
 import { KINDS, PUBLIC_STATES } from "./cards.js";
@@ -11,12 +11,14 @@ import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
 import { formatDistance, t } from "./i18n.js";
 import { printLabels } from "./labels.js";
+import { L, createMap } from "./map.js";
+import { itemCircle, itemPin } from "./markers.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
 import { socket } from "./socket.js";
 
 const FIELDS = [
-  "id", "title", "desc", "cat", "kind", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
+  "id", "title", "desc", "cat", "kind", "place", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
   "photoUrl", ...OUTCOME_FIELDS,
 ].join(",");
 /** What staff see besides: who handed a found item in, and how long it is kept. */
@@ -29,6 +31,8 @@ const CLAIM_WORDS = {
   get withdrawn() { return t("item.claim.withdrawn"); },
 };
 const MATCH_FIELDS = "id,title,kind";
+/** The closest the small map zooms in, for an item found within a few metres. */
+const MAP_MAX_ZOOM = 18;
 // What the matches of an item are to the person looking at it.
 const MATCHES_HEADING = { get lost() { return t("item.matches.lost"); }, get found() { return t("item.matches.found"); } };
 
@@ -41,7 +45,13 @@ export class ItemDialog {
     this.form = document.getElementById("thread-form");
     this.claimForm = document.getElementById("claim-form");
     this.claimForm.addEventListener("submit", (event) => this.claim(event));
-    document.getElementById("item-close").addEventListener("click", () => this.dialog.close());
+    // Closed with × or Escape: the address goes back at once, in the same task as the click
+    // or the key (the dialog's close event comes a task later, after a card clicked meanwhile).
+    document.getElementById("item-close").addEventListener("click", () => {
+      this.leaveAddress();
+      this.dialog.close();
+    });
+    this.dialog.addEventListener("cancel", () => this.leaveAddress());
     this.dialog.addEventListener("close", () => this.leave());
     this.form.addEventListener("submit", (event) => this.say(event));
     socket.on("thread:history", ({ itemId, msgs }) => {
@@ -54,7 +64,26 @@ export class ItemDialog {
     socket.on("connect", () => this.itemId && this.join());
   }
 
+  /** Opens item `id` at its own address (`#/items/ID`, over the screen shown): the router
+   *  shows it (app.js), and Back, or closing it, goes back to where it was opened. */
   async open(id) {
+    await closed();
+    // An item opened from another's view: closing goes back past both.
+    const depth = itemIn(location.hash) ? itemDepth() : 0;
+    history.pushState({ itemDepth: depth + 1 }, "", `#/items/${id}`);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  }
+
+  isOpen() {
+    return this.dialog.open;
+  }
+
+  hide() {
+    this.dialog.close();
+  }
+
+  /** Shows item `id` (again, after a change); the router calls it for `#/items/ID`. */
+  async show(id) {
     const staff = Boolean(this.state.user?.isAdmin);
     const item = await attempt("GET", `/api/items/${id}?fields=${staff ? STAFF_FIELDS : FIELDS}`);
     if (!item) return;
@@ -83,7 +112,7 @@ export class ItemDialog {
       // Only while it is on the shelf: once returned or disposed of, it is no longer there.
       open ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
       [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
-      [t("item.where"), t("item.place", { lat: item.lat.toFixed(5), lng: item.lng.toFixed(5), within: formatDistance(item.radius) })],
+      [t("item.where"), whereWords(item)],
       item.returnedAt ? [t("outcome.returned"), formatTime(item.returnedAt)] : null,
       item.disposedAt ? [t("item.disposedOf"), disposalWords(item)] : null,
       item.closedAt ? [t("outcome.closed"), formatTime(item.closedAt)] : null,
@@ -101,6 +130,7 @@ export class ItemDialog {
     this.log.replaceChildren();
     fillNick(this.form.elements.nick, this.state.user);
     if (!this.dialog.open) this.dialog.showModal();
+    this.showOnMap(item);
     // Also when it was open (another item, or this one again): leave() took them out.
     announceWithin(this.dialog);
     this.join();
@@ -108,6 +138,20 @@ export class ItemDialog {
 
   join() {
     socket.emit("thread:join", { itemId: this.itemId });
+  }
+
+  /** The item's pin and circle on the view's small map: made for the first item, once the
+   *  dialog shows (Leaflet measures its box), and used again for every other. */
+  showOnMap(item) {
+    if (!this.map) {
+      this.map = createMap(document.getElementById("item-map"), this.state.config);
+      this.where = L.layerGroup().addTo(this.map);
+    }
+    this.map.invalidateSize();
+    this.where.clearLayers();
+    const circle = itemCircle(item).addTo(this.where);
+    itemPin(item).addTo(this.where);
+    this.map.fitBounds(circle.getBounds(), { padding: [16, 16], maxZoom: MAP_MAX_ZOOM, animate: false });
   }
 
   /** Close report (its reporter and staff, while open) and Print label (staff, found items). */
@@ -125,15 +169,15 @@ export class ItemDialog {
     actions.hidden = buttons.length === 0;
   }
 
+  /** The label's screen, after the item's view in the history: the router closes the view. */
   printLabel(item) {
-    this.dialog.close();
     printLabels([item.id]);
   }
 
   async close(item) {
     const closed = await closeReport(item);
     if (!closed || item.id !== this.itemId) return;
-    await this.open(item.id);
+    await this.show(item.id);
     showNotice(t("notice.closed", { title: item.title }));
     document.getElementById("item-title").focus();
   }
@@ -172,7 +216,7 @@ export class ItemDialog {
 
   async withdraw(item, claim) {
     if (!(await withdrawClaim(claim, item.title))) return;
-    if (item.id === this.itemId) await this.open(item.id);
+    if (item.id === this.itemId) await this.show(item.id);
     document.getElementById("item-claim-heading").focus();
   }
 
@@ -188,7 +232,7 @@ export class ItemDialog {
     if (item.id !== this.itemId || matches.length === 0) return;
     document.getElementById("matches-heading").textContent = MATCHES_HEADING[item.kind];
     document.getElementById("match-list").replaceChildren(...matches.map(({ item: other, distance }) =>
-      h("li", {}, h("a", { href: `#/browse/${other.id}` }, other.title), ` · ${t("item.away", { distance: formatDistance(distance) })}`)));
+      h("li", {}, h("a", { href: `#/items/${other.id}` }, other.title), ` · ${t("item.away", { distance: formatDistance(distance) })}`)));
     section.hidden = false;
   }
 
@@ -204,16 +248,62 @@ export class ItemDialog {
 
   leave() {
     if (this.itemId === null) return;
-    announceWithin(document.body);
+    announceWithin();
     socket.emit("thread:leave", { itemId: this.itemId });
     this.itemId = null;
-    if (location.hash.startsWith("#/browse/")) history.replaceState(null, "", "#/browse");
+  }
+
+  /** Back to the screen's address, where the item was opened. Not after Back, which changed
+   *  the address first. */
+  leaveAddress() {
+    if (!itemIn(location.hash)) return;
+    closing = new Promise((resolve) =>
+      window.addEventListener("popstate", () => {
+        closing = null;
+        resolve();
+      }, { once: true }),
+    );
+    history.go(-itemDepth());
   }
 
   say(event) {
     event.preventDefault();
     sendMessage(this.form, this.state.user, "thread:send", { itemId: this.itemId });
   }
+}
+
+/** The history step that closes an item, while it is under way. The step is taken after
+ *  the click that asked it: an address pushed in between (a card, a link clicked at once)
+ *  would be the one it steps back from. */
+let closing = null;
+
+/** Settles once no item's closing step is under way: at once, mostly. */
+export function closed() {
+  return closing ?? Promise.resolve();
+}
+
+/** Whether an item's closing step is under way. */
+export function closingItem() {
+  return closing !== null;
+}
+
+/** The item an address names: `#/items/ID`, or `#/browse/ID` as earlier releases wrote it
+ *  (null: a screen's address). */
+export function itemIn(hash) {
+  const [, screen, id] = hash.split("/");
+  return (screen === "items" || screen === "browse") && /^\d+$/.test(id ?? "") ? Number(id) : null;
+}
+
+/** Where the item was: its place in words first, when given, then its coordinates and radius. */
+function whereWords(item) {
+  const coordinates = t("item.place", { lat: item.lat.toFixed(5), lng: item.lng.toFixed(5), within: formatDistance(item.radius) });
+  return item.place ? [h("span", { class: "where-place" }, item.place), h("span", { class: "meta" }, coordinates)] : coordinates;
+}
+
+/** How many item addresses in a row the history holds up to this one: one for an address
+ *  followed from elsewhere (typed, a link), which the app always has a screen's before. */
+function itemDepth() {
+  return history.state?.itemDepth ?? 1;
 }
 
 /** The disposal of an item in words: "Donated on 3 Feb 2026, 10:15: to the Red Cross shop". */

@@ -53,7 +53,7 @@ export class LoginPanel {
   }
 
   closed() {
-    announceWithin(document.body);
+    announceWithin();
     // Nothing typed stays behind for the next person at this computer.
     this.form.reset();
     this.focusAfter?.focus();

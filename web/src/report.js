@@ -1,6 +1,7 @@
-// Report: lost or found, title, description, category, a photo scaled down in the browser, a
-// place picked on the map or from the device's location (or typed), and a radius. Visitors
-// see a panel that asks them to log in or create an account.
+// Report: lost or found, title, description, category, a photo scaled down in the browser, the
+// place in words, and on the map (picked there, from the device's location, or typed) with a
+// radius, without which it is not sent. Visitors see a panel that asks them to log in or
+// create an account.
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
@@ -28,6 +29,7 @@ export class Report {
 
   async submit(event) {
     event.preventDefault();
+    if (!this.place.chosen()) return;
     const f = this.form.elements;
     const body = {
       kind: f.kind.value,

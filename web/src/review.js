@@ -16,7 +16,7 @@ import { printLabels } from "./labels.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = [
-  "id", "title", "desc", "cat", "kind", "status", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
+  "id", "title", "desc", "place", "cat", "kind", "status", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
 ].join(",");
 
 export class Review {
@@ -167,7 +167,8 @@ export class Review {
         h(
           "p",
           { class: "meta" },
-          `#${item.id} · ${KINDS[item.kind]} · ${categoryName(item.cat)} · ${STATES[item.status]} · ${t("review.reportedBy", { user: item.createdBy, date: formatTime(item.created_at) })}`,
+          [`#${item.id}`, KINDS[item.kind], categoryName(item.cat), item.place, STATES[item.status], t("review.reportedBy", { user: item.createdBy, date: formatTime(item.created_at) })]
+            .filter(Boolean).join(" · "),
         ),
         h(
           "div",

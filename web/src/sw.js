@@ -1,7 +1,8 @@
 // The service worker (served at /sw.js, its scope the whole site): it keeps the app shell —
 // the page, the app's modules and styles, the libraries it starts with, the icons — in a cache
 // named after the build's version, so the app opens without a connection after one visit.
-// The API and Socket.IO are never cached: they go to the network, or fail offline.
+// The API and Socket.IO go to the network, or fail offline; only the public settings the app
+// starts with (/config.json, /api/config) are kept as last seen, for it to start offline.
 //
 // The server fills in the two values below (src/http/web/shell.rs): the version, a digest of
 // every file in the binary, and the shell's addresses. A new release is a new sw.js: the
@@ -11,9 +12,9 @@ const VERSION = "{{version}}";
 const SHELL = ["{{shell}}"];
 const PREFIX = "lostfound-shell-";
 const CACHE = PREFIX + VERSION;
-/** Settings the app starts with that are not the API's: from the network when it answers,
- *  else as last seen. */
-const CONFIG = "/config.json";
+/** The public settings the app starts with (the map's, the ways in): from the network when it
+ *  answers, else as last seen. Nothing about a user: they are the same for everyone. */
+const SETTINGS = ["/config.json", "/api/config"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -41,7 +42,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   // Not ours to answer: changes, other sites (map tiles), the API, Socket.IO, downloads.
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname === CONFIG) {
+  if (SETTINGS.includes(url.pathname)) {
     event.respondWith(networkFirst(request));
   } else if (request.mode === "navigate") {
     // The app is one page (its screens are #/… addresses); other pages (a sign-on's

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, postJson, screenshot, signIn, tryLogin,
+  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, postJson, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -322,11 +322,14 @@ test("accounts, the password form and the history panel fit a phone, every field
   await noHorizontalOverflow(page, "Accounts");
   await screenshot(page, "accounts-phone");
 
+  // The account and the screens are in the header's menu on a phone.
+  await openMenu(page);
   await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
   await page.getByRole("button", { name: "Change password" }).click();
   await page.getByLabel("Current password").waitFor();
   await noHorizontalOverflow(page, "My account with the password form");
 
+  await openMenu(page);
   await page.getByRole("navigation").getByRole("link", { name: "Review" }).click();
   const first = page.locator("#review-list .review-card").first();
   await first.getByRole("button", { name: "History" }).click();

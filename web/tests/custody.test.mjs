@@ -424,6 +424,8 @@ test("a claimant withdraws an open claim; an accepted one says where to collect 
   await count(dialog.locator("#claim-form:visible"), 0);
   await screenshot(page, "claim-accepted-desktop");
   await dialog.getByRole("button", { name: "Close", exact: true }).click();
+  // Closing steps back in the history; an address typed before that step lands would be undone by it.
+  await page.waitForURL(/#\/mine$/);
 
   // An open claim can be withdrawn from the item's view too.
   await alice("POST", `/api/items/${found[0].id}/claims`, { message: "It has my initials, really." });

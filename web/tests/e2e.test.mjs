@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, frameWhere, login, noHorizontalOverflow, noPageErrors, say, screenshot, signIn, tryLogin, unlabelledFields,
+  count, frameWhere, login, noHorizontalOverflow, noPageErrors, openMenu, say, screenshot, signIn, tryLogin, unlabelledFields,
   useService, valueIs,
 } from "./harness.mjs";
 
@@ -381,6 +381,7 @@ test("My reports: a user sees her own reports in every state, and only she does"
 
   const phone = await open("/", { size: "phone" });
   await login(phone, "alice", "alice-demo-pass");
+  await openMenu(phone);
   await phone.getByRole("link", { name: "My reports" }).click();
   await count(phone.locator("#mine-list li"), hers.length);
   await noHorizontalOverflow(phone, "My reports");
@@ -563,8 +564,8 @@ test("every control is reachable by keyboard", async () => {
   assert.deepEqual(await unlabelledFields(page), []);
 
   // Browse: from the search box, Tab reaches every filter in order, then the map and the
-  // list — an item's marker, which shows an item of the list, is no tab stop in its way (a
-  // cluster still is: Enter zooms in); Enter on an item in the list opens it.
+  // list — an item's marker or a cluster, which show items of the list, is no tab stop in its
+  // way; Enter on an item in the list opens it.
   await page.goto(`${service.base}/#/browse`);
   await page.locator("#item-list li").first().waitFor();
   await page.locator("#filters").getByLabel("Search").focus();

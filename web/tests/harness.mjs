@@ -211,7 +211,24 @@ export async function tryLogin(page, id, pw) {
 
 export async function login(page, id, pw) {
   await tryLogin(page, id, pw);
-  await page.locator("#signed-in").waitFor();
+  // The bell: in the header's row at every size (the name is in the menu on a phone).
+  await page.locator("#bell").waitFor();
+}
+
+/** Logs in from the header in any language (by the fields' names, not their labels). */
+export async function loginInAnyLanguage(page, id, pw) {
+  await page.locator("#login-open").click();
+  const form = page.locator("#login-form");
+  await form.locator("[name=id]").fill(id);
+  await form.locator("[name=pw]").fill(pw);
+  await form.locator("button[type=submit]").click();
+  await page.locator("#bell").waitFor();
+}
+
+/** Opens the header's menu where the screen is narrow enough to have one (a phone). */
+export async function openMenu(page) {
+  const button = page.locator("#menu-button");
+  if ((await button.isVisible()) && (await button.getAttribute("aria-expanded")) !== "true") await button.click();
 }
 
 /** Sends a message from `#chat-form` or `#thread-form`, typing a name only when one is given. */

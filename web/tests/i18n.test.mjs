@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { noPageErrors, screenshot, useService } from "./harness.mjs";
+import { loginInAnyLanguage, noPageErrors, openMenu, screenshot, useService } from "./harness.mjs";
 
 const service = useService();
 const CATALOG_DIR = fileURLToPath(new URL("../src/i18n/", import.meta.url));
@@ -71,27 +71,30 @@ async function findings(page, lang) {
   );
 }
 
-/** Closes any open dialog and goes to `hash`, waiting until its screen shows. */
-async function go(page, hash, view) {
+/** Closes any open dialog but an item's view (the app closes it when its address is left) and
+ *  goes to `hash`. */
+async function navigate(page, hash) {
   await page.evaluate((hash) => {
-    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+    for (const dialog of document.querySelectorAll("dialog[open]:not(#item-dialog)")) dialog.close();
     location.hash = hash;
   }, hash);
+}
+
+/** Goes to `hash`, waiting until its screen shows. */
+async function go(page, hash, view) {
+  await navigate(page, hash);
   await page.locator(`#view-${view}`).waitFor();
 }
 
-/** Logs in from the header in any language (by the fields' names, not their labels). */
-async function logIn(page, id, pw) {
-  await page.locator("#login-open").click();
-  const form = page.locator("#login-form");
-  await form.locator("[name=id]").fill(id);
-  await form.locator("[name=pw]").fill(pw);
-  await form.locator("button[type=submit]").click();
-  await page.locator("#signed-in").waitFor();
+/** Opens item `id` at its address, over the screen shown. */
+async function openItem(page, id) {
+  await navigate(page, `#/items/${id}`);
+  await page.locator("#item-dialog #item-fields dt").first().waitFor();
 }
 
 async function logOut(page) {
   await page.evaluate(() => document.querySelectorAll("dialog[open]").forEach((d) => d.close()));
+  await openMenu(page);
   await page.locator("#logout").click();
   await page.locator("#login-open").waitFor();
 }
@@ -107,8 +110,7 @@ const SCREENS = {
       await nonEmpty(page, "#result-count");
     }],
     ["item", async (page, { itemId }) => {
-      await go(page, `#/browse/${itemId}`, "browse");
-      await page.locator("#item-dialog #item-fields dt").first().waitFor();
+      await openItem(page, itemId);
     }],
     ["report", async (page) => {
       await go(page, "#/report", "report");
@@ -167,8 +169,7 @@ const SCREENS = {
     }],
     ["item-user", async (page, { itemId }) => {
       await page.locator("#bell").click(); // closes the list
-      await go(page, `#/browse/${itemId}`, "browse");
-      await page.locator("#item-dialog #item-fields dt").first().waitFor();
+      await openItem(page, itemId);
     }],
   ],
   staff: [
@@ -185,20 +186,18 @@ const SCREENS = {
       await page.locator("#review-list .history-list li").first().waitFor();
     }],
     ["close-dialog", async (page, { itemId }) => {
-      await go(page, `#/browse/${itemId}`, "browse");
+      await openItem(page, itemId);
       await page.locator("#item-actions button.danger").click();
       await page.locator("dialog.ask-dialog input[name=reason]").waitFor();
     }],
     ["dispose-dialog", async (page, { dueId }) => {
       if (!dueId) return false;
-      await page.evaluate(() => document.querySelectorAll("dialog[open]").forEach((d) => d.close()));
       await go(page, "#/review", "review");
       await page.locator("#due-list li").first().locator(".actions button").first().click();
       await page.locator("dialog.ask-dialog select[name=method]").waitFor();
       return true;
     }],
     ["stats", async (page) => {
-      await page.evaluate(() => document.querySelectorAll("dialog[open]").forEach((d) => d.close()));
       await go(page, "#/stats", "stats");
       await page.locator("#stats-period select[name=period]").selectOption("all");
       // Four charts (one without figures has a note instead), each canvas drawn by Chart.js.
@@ -241,7 +240,7 @@ for (const lang of LANGS) {
       const page = await service.open("/", { size, locale: LOCALES[lang], allowedErrors: ALLOWED });
       await page.waitForFunction((lang) => document.documentElement.lang === lang && document.querySelector("#item-list li"), lang);
       for (const role of ["visitor", "user", "staff"]) {
-        if (role !== "visitor") await logIn(page, ...ACCOUNTS[role]);
+        if (role !== "visitor") await loginInAnyLanguage(page, ...ACCOUNTS[role]);
         for (const [name, reach] of SCREENS[role]) {
           if ((await reach(page, ids)) === false) continue;
           for (const finding of await findings(page, lang)) problems.push(`${lang} ${size} ${name}: ${finding}`);
@@ -290,7 +289,7 @@ test("a logged-in user's language goes to the service, and its refusal shows no 
   page.on("request", (request) => request.method() === "PATCH" && patches.push(request.postDataJSON()));
   await page.waitForFunction(() => document.documentElement.lang === "ko" && document.querySelector("#item-list li"));
   // Only the browser's language, nothing chosen: logging in tells the service nothing.
-  await logIn(page, "alice", "alice-demo-pass");
+  await loginInAnyLanguage(page, "alice", "alice-demo-pass");
   await page.locator("#notices .notice").waitFor();
   assert.deepEqual(patches, []);
   const patch = page.waitForRequest((request) => request.method() === "PATCH" && new URL(request.url()).pathname === "/api/me");
@@ -302,7 +301,7 @@ test("a logged-in user's language goes to the service, and its refusal shows no 
   // Chosen before logging in: the login tells the service, silently too.
   await logOut(page);
   const told = page.waitForRequest((request) => request.method() === "PATCH" && new URL(request.url()).pathname === "/api/me");
-  await logIn(page, "alice", "alice-demo-pass");
+  await loginInAnyLanguage(page, "alice", "alice-demo-pass");
   assert.deepEqual((await told).postDataJSON(), { lang: "es" });
   await page.locator("#notices .notice", { hasText: catalogs.es["login.welcome"].replace("{name}", "Alice Student") }).waitFor();
   assert.equal(await page.locator("#messages .error").count(), 0);

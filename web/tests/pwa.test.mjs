@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { CHROMIUM_FLAGS, TIMEOUT, frameWhere, noPageErrors, screenshot, useService } from "./harness.mjs";
+import { CHROMIUM_FLAGS, TIMEOUT, frameWhere, noPageErrors, openMenu, screenshot, useService } from "./harness.mjs";
 
 const service = useService();
 
@@ -102,10 +102,11 @@ for (const size of ["desktop", "phone"]) {
     // The shell is kept, under this release's version; no answer of the API ever is.
     const { names, urls } = await cached(page);
     assert.deepEqual(names, [`lostfound-shell-${(await worker()).version}`]);
-    for (const needed of ["/", "/assets/app.js", "/assets/style.css", "/vendor/leaflet/dist/leaflet.js", "/config.json"]) {
+    for (const needed of ["/", "/assets/app.js", "/assets/style.css", "/vendor/leaflet/dist/leaflet.js", "/config.json", "/api/config"]) {
       assert.ok(urls.includes(needed), `${needed} is not kept`);
     }
-    assert.deepEqual(urls.filter((url) => url.startsWith("/api") || url.startsWith("/socket.io")), []);
+    // Of the API, only the public settings the app starts with.
+    assert.deepEqual(urls.filter((url) => url.startsWith("/api") || url.startsWith("/socket.io")), ["/api/config"]);
     noPageErrors(page);
 
     await page.context().setOffline(true);
@@ -116,6 +117,14 @@ for (const size of ["desktop", "phone"]) {
     await offline.getByText("You are offline").waitFor();
     await page.locator("#messages").getByText("The service cannot be reached").waitFor();
     await screenshot(page, `offline-${size}`);
+    // The app started: its screens open (from the menu on a phone), a visitor's Log in shows.
+    await page.locator("#login-open").waitFor();
+    await openMenu(page);
+    await page.getByRole("navigation").getByRole("link", { name: "Report an item" }).click();
+    await page.locator("#report-visitor").waitFor();
+    await openMenu(page);
+    await page.getByRole("navigation").getByRole("link", { name: "Browse" }).click();
+    await page.locator("#filters").waitFor();
     // Only the API and Socket.IO failed: the whole shell came from the service worker.
     const failed = page.errors.filter(
       (error) => !/^request failed \(net::ERR_INTERNET_DISCONNECTED\): (GET|POST) \/(api|socket\.io)\//.test(error),

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, screenshot, signIn, tryLogin,
+  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -175,6 +175,7 @@ test("sign-up and its confirmation fit a phone", async () => {
   const { link } = await service.mail.next(dan.email);
   await phone.goto(service.base + inApp(link, "verify"));
   await phone.getByText(`Your address is confirmed. Welcome, ${dan.name}.`).waitFor();
+  await openMenu(phone);
   await phone.locator("#user-name", { hasText: dan.name }).waitFor();
   await noHorizontalOverflow(phone, "Address confirmed");
   await screenshot(phone, "verify-phone");
@@ -268,6 +269,7 @@ test("My account: a new address waits for its link, is in use once it is opened,
 
   const phone = await open("/", { size: "phone" });
   await login(phone, cem.id, cem.password);
+  await openMenu(phone);
   await phone.getByRole("link", { name: "My account" }).click();
   await phone.getByText("Waiting for confirmation: cem.new@uni.example").waitFor();
   await phone.getByRole("button", { name: "Change password" }).click();

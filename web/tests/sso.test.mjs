@@ -4,7 +4,7 @@
 // another client, lands on #/sso-failed, logged out.
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { count, noHorizontalOverflow, noPageErrors, openLogin, screenshot, useService } from "./harness.mjs";
+import { count, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, useService } from "./harness.mjs";
 import { startOidcProvider } from "./oidc.mjs";
 
 const FAILED = "Logging in with University account did not work. Try again, or log in with your user id and password.";
@@ -82,6 +82,7 @@ describe("with a provider", () => {
     await screenshot(page, "login-sso-phone");
     await signOn(service, page, "sam");
     await page.waitForURL(`${service.base}/`);
+    await openMenu(page);
     await page.locator("#user-name", { hasText: /^Sam Student$/ }).waitFor();
     await page.getByRole("navigation").getByRole("link", { name: "My reports" }).waitFor();
     await count(page.getByRole("banner").locator(".state:visible", { hasText: "Staff" }), 0);

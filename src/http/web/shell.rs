@@ -106,8 +106,9 @@ fn version(files: impl IntoIterator<Item = (String, [u8; 32])>) -> String {
     hex(&digest.finalize()[..8])
 }
 
-/// The addresses of the app shell: the page, its settings, the manifest, the app's own files
-/// (not their compressed copies) and the libraries it starts with.
+/// The addresses of the app shell: the page, its public settings (the map's, and the API's
+/// ways in, the same for everyone), the manifest, the app's own files (not their compressed
+/// copies) and the libraries it starts with.
 fn shell() -> Vec<String> {
     let originals = |paths: Vec<String>| -> Vec<String> {
         paths
@@ -118,7 +119,7 @@ fn shell() -> Vec<String> {
     };
     let app = originals(AppFiles::iter().map(|p| p.into_owned()).collect());
     let libraries = originals(LibraryFiles::iter().map(|p| p.into_owned()).collect());
-    let mut shell: Vec<String> = ["/", "/config.json", "/manifest.webmanifest"]
+    let mut shell: Vec<String> = ["/", "/config.json", "/api/config", "/manifest.webmanifest"]
         .map(String::from)
         .to_vec();
     shell.extend(
@@ -201,6 +202,7 @@ mod tests {
         for needed in [
             "/",
             "/config.json",
+            "/api/config",
             "/manifest.webmanifest",
             "/assets/app.js",
             "/assets/install.js",
@@ -220,10 +222,11 @@ mod tests {
         ] {
             assert!(!shell.iter().any(|url| url == left_out), "{left_out} is in the shell");
         }
+        // Of the API only the public settings: nothing about a user.
         assert!(
             !shell
                 .iter()
-                .any(|url| url.starts_with("/api") || url.starts_with("/socket.io"))
+                .any(|url| (url.starts_with("/api") && url != "/api/config") || url.starts_with("/socket.io"))
         );
     }
 
