@@ -1,8 +1,10 @@
 //! `lostfound user add|passwd|set-email|list|unlock|remove`: account management from the command
-//! line; and `lostfound backup`. Every command says which database it used.
+//! line; `lostfound items import`; and `lostfound backup`. Every command says which database
+//! it used.
 
 use std::{
-    io::{BufRead, IsTerminal},
+    fs::File,
+    io::{BufRead, BufReader, IsTerminal},
     path::Path,
 };
 
@@ -10,8 +12,8 @@ use anyhow::{Context, bail};
 
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
-    config::UserCommand,
-    domain::{Email, ImportedAccount, NewAccount, Password},
+    config::{ItemsCommand, UserCommand},
+    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password},
     store::{AccountChange, ImportOutcome, Store},
     time::now_ms,
 };
@@ -130,6 +132,84 @@ async fn import(store: &Store, file: &Path, welcome: bool) -> anyhow::Result<()>
         println!("{line}");
     }
     Ok(())
+}
+
+/// Items written per transaction by `items import`.
+const IMPORT_BATCH: usize = 1_000;
+
+pub async fn items(store: &Store, command: ItemsCommand) -> anyhow::Result<()> {
+    match command {
+        ItemsCommand::Import { file } => import_items(store, &file).await,
+    }
+}
+
+/// `lostfound items import FILE`: every line checked, then written a batch at a time. A file
+/// with a refused line adds nothing, so the file, once fixed, can be imported whole.
+async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
+    let now = now_ms();
+    let mut refused = Vec::new();
+    let mut count = 0;
+    for line in imported_items(file, now)? {
+        match line? {
+            (_, Ok(_)) => count += 1,
+            (n, Err(message)) => refused.push(format!("  line {n}: {message}")),
+        }
+    }
+    if !refused.is_empty() {
+        bail!(
+            "{} has {} refused lines; nothing was imported:\n{}",
+            file.display(),
+            refused.len(),
+            refused.join("\n")
+        );
+    }
+    let mut batch = Vec::with_capacity(IMPORT_BATCH);
+    let mut imported = 0;
+    for line in imported_items(file, now)? {
+        let (n, item) = line?;
+        // The file changed between the two readings.
+        batch.push(item.map_err(|message| anyhow::anyhow!("{} line {n}: {message}", file.display()))?);
+        if batch.len() == IMPORT_BATCH {
+            imported += store.import_items(&batch).await?;
+            batch.clear();
+        }
+    }
+    imported += store.import_items(&batch).await?;
+    println!(
+        "imported {imported} of {count} items from {} into {}",
+        file.display(),
+        store.name()
+    );
+    Ok(())
+}
+
+/// The items of an import file, each with its line number, or why the line is refused;
+/// blank lines are skipped.
+fn imported_items(
+    file: &Path,
+    now: i64,
+) -> anyhow::Result<impl Iterator<Item = anyhow::Result<(usize, Result<ImportedItem, String>)>>> {
+    let name = file.display().to_string();
+    let reader = BufReader::new(File::open(file).with_context(|| format!("cannot read {name}"))?);
+    Ok(reader.lines().enumerate().filter_map(move |(n, line)| {
+        let n = n + 1;
+        let line = match line {
+            Ok(line) if line.trim().is_empty() => return None,
+            Ok(line) => line,
+            Err(err) => {
+                return Some(Err(
+                    anyhow::Error::new(err).context(format!("cannot read {name} line {n}"))
+                ));
+            }
+        };
+        let item = match serde_json::from_str::<serde_json::Value>(&line) {
+            Ok(serde_json::Value::Object(body)) => {
+                ImportedItem::parse(&body, now).map_err(|err| err.message.into_owned())
+            }
+            _ => Err("not a JSON object".to_owned()),
+        };
+        Some(Ok((n, item)))
+    }))
 }
 
 /// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.

@@ -22,6 +22,8 @@ pub enum Command {
     User(UserArgs),
     /// Write a consistent copy of a SQLite database, photos included, while the server runs.
     Backup(BackupArgs),
+    /// Manage items from the command line.
+    Items(ItemsArgs),
 }
 
 /// Where the data lives; shared by every command.
@@ -460,6 +462,24 @@ pub struct BackupArgs {
 
     /// Where the copy goes; it must not exist yet.
     pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ItemsArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    #[command(subcommand)]
+    pub command: ItemsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ItemsCommand {
+    /// Add the items a file lists, one JSON object a line: what staff may send to POST
+    /// /api/items, with `createdBy` (an account id) and `createdAt` (milliseconds since
+    /// 1970). They are added as they were, without review, matching or notifications. Every
+    /// line is checked first: a file with a refused line adds nothing.
+    Import { file: PathBuf },
 }
 
 #[derive(Debug, Subcommand)]

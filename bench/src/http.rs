@@ -39,9 +39,13 @@ pub struct Args {
     warmup: f64,
     #[arg(long, default_value = "GET")]
     method: String,
-    /// A JSON body; `{n}` in it becomes a number unique to the request.
+    /// A JSON body; `{n}` in it (or in the URL's path) becomes a number unique to the
+    /// request, counted from `--first`.
     #[arg(long)]
     body: Option<String>,
+    /// The first `{n}`.
+    #[arg(long, default_value_t = 0)]
+    first: u64,
     /// Extra headers, `Name: value`.
     #[arg(long = "header")]
     headers: Vec<String>,
@@ -116,7 +120,7 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
             .map(|rate| Duration::from_secs_f64(args.connections as f64 / rate)),
         warmup_ends: start + Duration::from_secs_f64(args.warmup),
         ends: start + Duration::from_secs_f64(args.warmup + args.duration),
-        counter: AtomicU64::new(0),
+        counter: AtomicU64::new(args.first),
         remaining: args.requests.map(AtomicU64::new),
     });
     let addresses = sources::loopback(args.sources);
@@ -229,16 +233,19 @@ async fn handshake(server: SocketAddr, source: IpAddr) -> anyhow::Result<http1::
 
 /// One request and its whole answer: the status and the body's size.
 async fn exchange(plan: &Plan, sender: &mut http1::SendRequest<Full<Bytes>>) -> anyhow::Result<(u16, u64)> {
+    let numbered = plan.path.contains("{n}") || plan.body.as_ref().is_some_and(|b| b.contains("{n}"));
+    let n = numbered.then(|| plan.counter.fetch_add(1, Ordering::Relaxed).to_string());
+    let number = |text: &str| match &n {
+        Some(n) => text.replace("{n}", n),
+        None => text.to_owned(),
+    };
     let body = match &plan.body {
-        Some(template) => {
-            let n = plan.counter.fetch_add(1, Ordering::Relaxed);
-            Full::new(Bytes::from(template.replace("{n}", &n.to_string())))
-        }
+        Some(template) => Full::new(Bytes::from(number(template))),
         None => Full::new(Bytes::new()),
     };
     let mut request = Request::builder()
         .method(plan.method.clone())
-        .uri(plan.path.as_str())
+        .uri(number(&plan.path))
         .header("host", plan.authority.as_str());
     for (name, value) in &plan.headers {
         request = request.header(name.as_str(), value.as_str());

@@ -8,6 +8,7 @@
 //! drained without being collected, events counted by their prefix without parsing.
 
 mod http;
+mod items;
 mod report;
 mod sio;
 mod sources;
@@ -33,10 +34,15 @@ enum Command {
     SioFanout(sio::FanoutArgs),
     /// N idle WebSocket clients held while the server's resident memory is sampled.
     SioIdle(sio::IdleArgs),
+    /// Writes reports for `lostfound items import`, for the growth benchmark.
+    Items(items::ItemsArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if let Command::Items(args) = cli.command {
+        return items::write(args);
+    }
     // Thousands of connections are thousands of files.
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -54,6 +60,7 @@ fn main() -> anyhow::Result<()> {
             Command::SioIdle(args) => sio::idle(args)
                 .await
                 .map(|r| serde_json::to_value(r).expect("a report serializes")),
+            Command::Items(_) => unreachable!("written above"),
         }
     })?;
     println!("{}", serde_json::to_string(&report)?);

@@ -4,7 +4,7 @@ use std::{fmt, str::FromStr};
 
 use serde_json::{Map, Value, json};
 
-use super::{ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, ValidationError, bounded_text};
+use super::{ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text};
 
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
@@ -210,6 +210,43 @@ pub struct NewItem {
     /// `pending` unless staff log it at the desk.
     status: ItemStatus,
     finder: Option<Finder>,
+}
+
+/// An item kept elsewhere before, brought in by `lostfound items import`: a report as staff
+/// may log it, with who reported it and when.
+pub struct ImportedItem {
+    pub item: NewItem,
+    pub created_by: String,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+impl ImportedItem {
+    /// One line of an import: the body staff may send to `POST /api/items` (`status`,
+    /// `storagePlace`, `place`, `finder`, a photo as `imgData`), with `createdBy`, an account
+    /// id, and `createdAt`, milliseconds since the Unix epoch, not in the future.
+    pub fn parse(body: &Map<String, Value>, now: i64) -> Result<Self, ValidationError> {
+        let f = Fields(body);
+        let created_by = f
+            .string("createdBy")?
+            .ok_or_else(|| ValidationError::new("createdBy", "createdBy is required"))?;
+        let created_by = UserId::parse(created_by)
+            .map_err(|_| ValidationError::new("createdBy", "createdBy must be an account id"))?;
+        let created_at = f
+            .number_in("createdAt", 0.0, now as f64)?
+            .filter(|at| at.fract() == 0.0)
+            .ok_or_else(|| {
+                ValidationError::new(
+                    "createdAt",
+                    "createdAt must be milliseconds since 1970, not in the future",
+                )
+            })?;
+        Ok(Self {
+            item: NewItem::parse_intake(body)?,
+            created_by: created_by.as_str().to_owned(),
+            created_at: created_at as i64,
+        })
+    }
 }
 
 impl NewItem {

@@ -26,6 +26,7 @@ use crate::{
     },
     error::{AppError, Result},
     state::AppState,
+    store::Count,
     time::now_ms,
 };
 
@@ -100,12 +101,21 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
     }
-    let total = state.store.count_items(&request.filter).await?;
+    let (total, estimated) = match state.store.count_items(&request.filter).await? {
+        Count::Exact(total) => (total, false),
+        Count::Estimated(total) => (total, true),
+    };
     let mut response_headers = vec![
         (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
         (header::ETAG, tag),
         (HeaderName::from_static("x-total-count"), HeaderValue::from(total)),
     ];
+    if estimated {
+        response_headers.push((
+            HeaderName::from_static("x-total-count-estimated"),
+            HeaderValue::from_static("true"),
+        ));
+    }
     let body = match request.limit {
         Some(limit) => {
             // One more than asked: whether a next page exists.

@@ -8,7 +8,8 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    Disposal, Finder, HoldPolicy, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem, Notice, Photo,
+    Disposal, Finder, HoldPolicy, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem,
+    Notice, Photo,
 };
 
 /// An `items` row as the drivers decode it.
@@ -114,6 +115,62 @@ const INSERT_ITEM: &str = concat!(
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
+
+/// The derived columns of a new item, worked out before its write.
+fn derived_of(item: &NewItem) -> Derived {
+    Derived::of(&Source {
+        title: item.title(),
+        desc: item.desc(),
+        cat: item.cat(),
+        storage_place: item.storage_place(),
+        place: item.place(),
+        lat: item.lat(),
+        lng: item.lng(),
+        radius: item.radius(),
+    })
+}
+
+/// Inserts `$item`'s row (with its `$derived` columns) and its photo on the write connection
+/// `$pool`, created by `$created_by` at `$now` with list version `$version`; yields the
+/// stored row. A macro, as `with_pool!` compiles its body once per driver.
+macro_rules! insert_row {
+    ($pool:ident, $item:expr, $derived:expr, $created_by:expr, $now:expr, $version:expr) => {{
+        let item: &NewItem = $item;
+        let photo = item.photo();
+        let row: ItemRow = bind_derived!(
+            sqlx::query_as(INSERT_ITEM)
+                .bind(item.title())
+                .bind(item.desc())
+                .bind(item.cat())
+                .bind(item.kind().as_str())
+                .bind(photo.map(|p| p.photo.version()))
+                .bind(item.lat())
+                .bind(item.lng())
+                .bind(item.radius())
+                .bind(item.status().as_str())
+                .bind(item.storage_place())
+                .bind($now)
+                .bind($created_by)
+                .bind($version)
+                .bind(item.finder().and_then(|f| f.name.as_deref()))
+                .bind(item.finder().and_then(|f| f.contact.as_deref()))
+                .bind(item.place()),
+            $derived
+        )
+        .fetch_one(&mut *$pool)
+        .await?;
+        if let Some(photo) = photo {
+            sqlx::query(INSERT_PHOTO)
+                .bind(row.id.get())
+                .bind(&photo.photo.mime)
+                .bind(&photo.photo.bytes)
+                .bind(&photo.thumb)
+                .execute(&mut *$pool)
+                .await?;
+        }
+        row
+    }};
+}
 const SELECT_ITEM: &str = concat!("SELECT ", item_columns!(), " FROM items WHERE id = $1");
 const UPDATE_ITEM: &str = concat!(
     "UPDATE items SET status = COALESCE($2, status), \
@@ -175,51 +232,10 @@ impl Store {
     }
 
     pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Item, StoreError> {
-        let derived = Derived::of(&Source {
-            title: item.title(),
-            desc: item.desc(),
-            cat: item.cat(),
-            storage_place: item.storage_place(),
-            place: item.place(),
-            lat: item.lat(),
-            lng: item.lng(),
-            radius: item.radius(),
-        });
-        let photo = item.photo();
-        let photo_version = photo.map(|p| p.photo.version());
+        let derived = derived_of(item);
         let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(self, write, |pool| {
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            let row: ItemRow = bind_derived!(
-                sqlx::query_as(INSERT_ITEM)
-                    .bind(item.title())
-                    .bind(item.desc())
-                    .bind(item.cat())
-                    .bind(item.kind().as_str())
-                    .bind(photo_version.as_deref())
-                    .bind(item.lat())
-                    .bind(item.lng())
-                    .bind(item.radius())
-                    .bind(item.status().as_str())
-                    .bind(item.storage_place())
-                    .bind(now)
-                    .bind(created_by)
-                    .bind(version)
-                    .bind(item.finder().and_then(|f| f.name.as_deref()))
-                    .bind(item.finder().and_then(|f| f.contact.as_deref()))
-                    .bind(item.place()),
-                derived
-            )
-            .fetch_one(&mut *pool)
-            .await?;
-            if let Some(photo) = photo {
-                sqlx::query(INSERT_PHOTO)
-                    .bind(row.id.get())
-                    .bind(&photo.photo.mime)
-                    .bind(&photo.photo.bytes)
-                    .bind(&photo.thumb)
-                    .execute(&mut *pool)
-                    .await?;
-            }
+            let row: ItemRow = insert_row!(pool, item, &derived, created_by, now, version);
             let notified = if item.status() == ItemStatus::Pending {
                 self.notify_reviewers(pool, row.id, created_by, now).await?
             } else {
@@ -233,6 +249,25 @@ impl Store {
             self.matches_approved(&item, now).await;
         }
         Ok(item)
+    }
+
+    /// Adds items kept elsewhere before (`lostfound items import`), in one transaction: as
+    /// they were, reported by whom and when they say, with no review, matching or
+    /// notification (their news is old). Returns how many were added.
+    pub async fn import_items(&self, items: &[ImportedItem]) -> Result<usize, StoreError> {
+        let derived: Vec<Derived> = items.iter().map(|imported| derived_of(&imported.item)).collect();
+        with_pool!(self, write, |pool| {
+            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            for (imported, derived) in items.iter().zip(&derived) {
+                let ImportedItem {
+                    item,
+                    created_by,
+                    created_at,
+                } = imported;
+                let _: ItemRow = insert_row!(pool, item, derived, created_by, *created_at, version);
+            }
+            Ok(items.len())
+        })
     }
 
     pub async fn item(&self, id: ItemId) -> Result<Option<Item>, StoreError> {

@@ -19,10 +19,26 @@ use crate::domain::{
 /// for the kind).
 const OPEN: &str = open_item!();
 
+/// Matches counted exactly at most: past them a count would cost what the matches do, not
+/// what the page does, and it is estimated instead.
+pub const EXACT_COUNT_UP_TO: u64 = 10_000;
+/// The newest items an estimate looks at.
+const ESTIMATE_SAMPLE: i64 = 1_000;
+
+/// How many items match a filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    Exact(u64),
+    /// More than [`EXACT_COUNT_UP_TO`]: about this many, to two significant digits.
+    Estimated(u64),
+}
+
 /// An SQL text and the values of its parameters, in order.
 struct Sql {
     text: String,
     args: Vec<Arg<'static>>,
+    /// Whether the text has a `WHERE` clause yet.
+    has_where: bool,
 }
 
 impl Sql {
@@ -30,7 +46,15 @@ impl Sql {
         Self {
             text: text.to_owned(),
             args: Vec::new(),
+            has_where: false,
         }
+    }
+
+    /// Appends one more condition to the `WHERE` clause (starting it if need be).
+    fn and(&mut self, condition: &str) {
+        self.text.push_str(if self.has_where { " AND " } else { " WHERE " });
+        self.text.push_str(condition);
+        self.has_where = true;
     }
 
     /// A parameter for `value`, as `$n`.
@@ -97,9 +121,8 @@ impl Sql {
             let (at, id) = (self.param(after.created_at), self.param(after.id.get()));
             conditions.push(format!("(created_at, id) < ({at}, {id})"));
         }
-        if !conditions.is_empty() {
-            self.text.push_str(" WHERE ");
-            self.text.push_str(&conditions.join(" AND "));
+        for condition in conditions {
+            self.and(&condition);
         }
     }
 
@@ -178,7 +201,8 @@ impl Store {
         after: Option<Cursor>,
         limit: u32,
     ) -> Result<Vec<Item>, StoreError> {
-        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
+        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
+        sql.text.push_str(self.items_for(filter));
         let max_radius = self.max_radius(filter).await?;
         sql.filter(&self.db, &self.hold, filter, after, max_radius);
         let limit = sql.param(i64::from(limit));
@@ -192,11 +216,36 @@ impl Store {
         Ok(rows.into_iter().map(|row| row.into_item(&self.hold)).collect())
     }
 
-    /// How many items match `filter`.
-    pub async fn count_items(&self, filter: &ItemFilter) -> Result<u64, StoreError> {
-        let mut sql = Sql::new("SELECT COUNT(*) FROM items");
+    /// How many items match `filter`: exactly up to [`EXACT_COUNT_UP_TO`], reading no more
+    /// matches than that; past it, estimated from the share of the newest
+    /// [`ESTIMATE_SAMPLE`] items that match, times every item (by the highest id).
+    pub async fn count_items(&self, filter: &ItemFilter) -> Result<Count, StoreError> {
         let max_radius = self.max_radius(filter).await?;
+        let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT 1 FROM ");
+        sql.text.push_str(self.items_for(filter));
         sql.filter(&self.db, &self.hold, filter, None, max_radius);
+        let cap = sql.param(EXACT_COUNT_UP_TO as i64 + 1);
+        sql.text.push_str(&format!(" LIMIT {cap}) AS matching"));
+        let counted = self.count(&sql).await?;
+        if counted <= EXACT_COUNT_UP_TO {
+            return Ok(Count::Exact(counted));
+        }
+        // The sample is read through the newest-first index whatever the filter, as a table
+        // of its own named like the one the filter's conditions are written for.
+        let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT * FROM items ORDER BY created_at DESC, id DESC LIMIT ");
+        let sample = sql.param(ESTIMATE_SAMPLE);
+        sql.text.push_str(&format!("{sample}) AS items"));
+        sql.filter(&self.db, &self.hold, filter, None, max_radius);
+        let in_sample = self.count(&sql).await?;
+        let all: Option<i64> = with_pool!(self, read, |pool| {
+            sqlx::query_scalar("SELECT MAX(id) FROM items").fetch_one(pool).await
+        })?;
+        let estimate = in_sample as f64 / ESTIMATE_SAMPLE as f64 * all.unwrap_or(0) as f64;
+        Ok(Count::Estimated(two_digits(estimate).max(EXACT_COUNT_UP_TO + 1)))
+    }
+
+    /// Runs `sql`, a `SELECT COUNT(*)`.
+    async fn count(&self, sql: &Sql) -> Result<u64, StoreError> {
         let text = sqlx::AssertSqlSafe(sql.text.clone());
         let count: i64 = with_pool!(self, read, |pool| {
             bind_all!(sqlx::query_scalar(text), &sql.args).fetch_one(pool).await
@@ -237,7 +286,8 @@ impl Store {
 
     /// How the database would run a page of `filter` (its `EXPLAIN`), one line per step.
     pub async fn explain_list(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Vec<String>, StoreError> {
-        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM items"));
+        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
+        sql.text.push_str(self.items_for(filter));
         let max_radius = self.max_radius(filter).await?;
         sql.filter(&self.db, &self.hold, filter, after, max_radius);
         sql.text.push_str(" ORDER BY created_at DESC, id DESC LIMIT 20");
@@ -256,6 +306,16 @@ impl Store {
         Ok(lines)
     }
 
+    /// The items table as a list of `filter` reads it. Items near a point are read through
+    /// the index of places, the box around the point: SQLite, without statistics, would
+    /// rather walk a newest-first index and test every item against the box.
+    fn items_for(&self, filter: &ItemFilter) -> &'static str {
+        match (&self.db, filter.near) {
+            (Db::Sqlite { .. }, Some(_)) => "items INDEXED BY items_by_place",
+            _ => "items",
+        }
+    }
+
     /// The largest radius of any item, when `filter` looks for items near a point (the box
     /// around the point must reach the farthest circle). Read through its index.
     async fn max_radius(&self, filter: &ItemFilter) -> Result<f64, StoreError> {
@@ -268,5 +328,32 @@ impl Store {
                 .await
         })?;
         Ok(max.unwrap_or(0.0))
+    }
+}
+
+/// `value` rounded to two significant digits (71,234 → 71,000).
+fn two_digits(value: f64) -> u64 {
+    if value < 100.0 {
+        return value.round() as u64;
+    }
+    let unit = 10f64.powi(value.log10().floor() as i32 - 1);
+    ((value / unit).round() * unit) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_digits;
+
+    #[test]
+    fn estimates_keep_two_significant_digits() {
+        for (value, rounded) in [
+            (71_234.0, 71_000),
+            (10_001.0, 10_000),
+            (995_000.0, 1_000_000),
+            (42.4, 42),
+            (150.0, 150),
+        ] {
+            assert_eq!(two_digits(value), rounded, "{value}");
+        }
     }
 }

@@ -44,6 +44,7 @@ pub use account_mail::OutgoingAccountMail;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
+pub use listing::{Count, EXACT_COUNT_UP_TO};
 pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;

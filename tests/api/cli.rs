@@ -302,3 +302,76 @@ async fn email_addresses_are_set_on_the_command_line() {
         ["ann.b@uni.example"]
     );
 }
+
+/// `lostfound items import`: a file with a refused line adds nothing; a good one adds its
+/// items as they were (reporter, time, status, place in words, shelf), tells nobody, and the
+/// service lists and searches them like any other.
+#[tokio::test]
+async fn items_kept_elsewhere_are_imported_as_they_were() {
+    let app = spawn_app().await;
+    let desk = app.logged_in("desk", true).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("items.jsonl");
+    let import = async |lines: &[serde_json::Value]| {
+        let text: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+        std::fs::write(&file, text.join("\n\n")).unwrap();
+        command_on(app.db.url(), "items", &["import", file.to_str().unwrap()], None).await
+    };
+    let scarf = json!({
+        "title": "Old tartan scarf", "lat": 51.52, "lng": -0.13, "kind": "found", "cat": "clothing",
+        "status": "approved", "place": "Library, 2nd floor", "storagePlace": "Shelf C",
+        "createdBy": "alice", "createdAt": 1_700_000_000_000_i64,
+    });
+    let keys = json!({
+        "title": "Bike keys", "lat": 51.52, "lng": -0.13, "kind": "lost",
+        "createdBy": "bob", "createdAt": 1_700_000_500_000_i64,
+    });
+
+    let future =
+        json!({ "title": "Later", "lat": 1, "lng": 1, "createdBy": "bob", "createdAt": 99_999_999_999_999_i64 });
+    let refused = import(&[
+        scarf.clone(),
+        json!([1]),
+        future,
+        json!({ "title": "Nobody's", "lat": 1, "lng": 1, "createdAt": 1 }),
+    ])
+    .await;
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    for said in [
+        "has 3 refused lines; nothing was imported",
+        "line 3: not a JSON object",
+        "line 5: createdAt must be",
+        "line 7: createdBy is required",
+    ] {
+        assert!(stderr.contains(said), "{said:?} missing from {stderr}");
+    }
+    assert_eq!(desk.get("/api/items").await, (StatusCode::OK, json!([])));
+
+    let imported = import(&[scarf, keys]).await;
+    let stdout = String::from_utf8_lossy(&imported.stdout);
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    assert!(stdout.contains("imported 2 of 2 items"), "{stdout}");
+    let listed = app
+        .client()
+        .get("/api/items?q=library&fields=title,created_at,createdBy,place,status")
+        .await;
+    let scarf = json!({
+        "title": "Old tartan scarf", "created_at": "2023-11-14T22:13:20.000Z", "createdBy": "alice",
+        "place": "Library, 2nd floor", "status": "approved",
+    });
+    assert_eq!(listed, (StatusCode::OK, json!([scarf])));
+    let (_, pending) = desk
+        .get("/api/items?status=pending&fields=title,createdBy,storagePlace")
+        .await;
+    assert_eq!(
+        pending,
+        json!([{ "title": "Bike keys", "createdBy": "bob", "storagePlace": null }])
+    );
+    // Old news: no review is asked for, no match announced.
+    assert_eq!(desk.get("/api/notifications").await, (StatusCode::OK, json!([])));
+}

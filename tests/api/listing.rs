@@ -1,7 +1,7 @@
 //! `GET /api/items` at scale: pages through `Link`, `X-Total-Count`, every filter, `fields`,
 //! the texts of bad values, conditional requests, and plans that use the indexes.
 
-use lostfound::domain::{ItemFilter, ItemStatus};
+use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemStatus, Near};
 use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
 
@@ -403,6 +403,21 @@ async fn pages_are_read_through_the_indexes() {
             );
         }
     }
+    // Near a point: the box around it through the index of places (none of the rows is in it,
+    // so PostgreSQL's statistics choose it too).
+    let near = ItemFilter {
+        near: Some(Near {
+            lat: 10.0,
+            lng: 10.0,
+            within: 500.0,
+        }),
+        ..ItemFilter::default()
+    };
+    let plan = app.store.explain_list(&near, None).await.unwrap().join("\n");
+    assert!(
+        plan.contains("items_by_place"),
+        "near without the index of places:\n{plan}"
+    );
     let plan = app.store.explain_list(&words, None).await.unwrap().join("\n");
     let search_index = if postgres { "items_search" } else { "items_fts" };
     assert!(plan.contains(search_index), "search without its index:\n{plan}");
@@ -480,4 +495,62 @@ async fn the_place_in_words_is_kept_and_searched() {
         StatusCode::BAD_REQUEST,
         "place must be at most 200 characters",
     );
+}
+
+/// Past 10,000 matches a count would cost what the matches do: it is an estimate then, and
+/// the answer says so; up to 10,000 it is exact.
+#[tokio::test]
+async fn a_count_past_ten_thousand_matches_is_an_estimate_that_says_so() {
+    let app = spawn_app().await;
+    // 10,500 lost wallets, then 2,000 found umbrellas, a second apart, all approved.
+    let now = lostfound::time::now_ms();
+    let reports: Vec<ImportedItem> = (0..12_500_i64)
+        .map(|n| {
+            let (title, kind) = if n < 10_500 {
+                ("Wallet", "lost")
+            } else {
+                ("Umbrella", "found")
+            };
+            let body = json!({
+                "title": title, "kind": kind, "status": "approved", "lat": 51.52, "lng": -0.13,
+                "createdBy": "alice", "createdAt": now - 20_000_000 + n * 1_000,
+            });
+            ImportedItem::parse(body.as_object().unwrap(), now).unwrap()
+        })
+        .collect();
+    for batch in reports.chunks(1_000) {
+        app.store.import_items(batch).await.unwrap();
+    }
+    let client = app.client();
+    let count = async |query: &str| {
+        let answer = client
+            .send(client.request(Method::GET, &format!("/api/items?limit=1&{query}")))
+            .await;
+        assert_eq!(answer.status, StatusCode::OK, "{query}: {}", answer.body);
+        let total: u64 = answer.headers["x-total-count"].to_str().unwrap().parse().unwrap();
+        let estimated = answer
+            .headers
+            .get("x-total-count-estimated")
+            .map(|v| v.to_str().unwrap().to_owned());
+        (total, estimated)
+    };
+    assert_eq!(count("kind=found").await, (2_000, None));
+    assert_eq!(count("q=umbrella").await, (2_000, None));
+    for (query, truth) in [("", 12_500.0), ("kind=lost", 10_500.0), ("q=wallet", 10_500.0)] {
+        let (total, estimated) = count(query).await;
+        assert_eq!(estimated.as_deref(), Some("true"), "{query}");
+        assert!(
+            (total as f64 - truth).abs() / truth < 0.1,
+            "{query}: {total} for {truth}"
+        );
+        assert!(total > 10_000, "{query}: an estimate says more than the exact bound");
+    }
+    // At the bound itself the count is exact.
+    for n in 1..=500 {
+        app.store
+            .delete_item(ItemId::new(n).unwrap(), "staff", now)
+            .await
+            .unwrap();
+    }
+    assert_eq!(count("kind=lost").await, (10_000, None));
 }

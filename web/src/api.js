@@ -76,7 +76,8 @@ export function itemsUrl(params) {
 }
 
 /** One page of a list: its items, the URL of the next page (`Link: <…>; rel="next"`, or
- *  null on the last page) and how many items match over all pages (`X-Total-Count`). */
+ *  null on the last page) and how many items match over all pages (`X-Total-Count`; past
+ *  10,000 an estimate, `X-Total-Count-Estimated`). */
 export async function fetchPage(url) {
   const { data, response } = await request("GET", url);
   const next = /<([^>]*)>\s*;\s*rel="?next"?/.exec(response.headers.get("Link") ?? "");
@@ -88,7 +89,12 @@ export async function fetchPage(url) {
     if (total !== 0) throw new ApiError(response.status, t("error.listIncomplete"));
     items = [];
   }
-  return { items, next: next ? next[1] : null, total: Number.isNaN(total) ? items.length : total };
+  return {
+    items,
+    next: next ? next[1] : null,
+    total: Number.isNaN(total) ? items.length : total,
+    estimated: response.headers.get("X-Total-Count-Estimated") === "true",
+  };
 }
 
 /** The titles of items named by id (claims name their item so), in one request: a Map from

@@ -52,7 +52,13 @@ export class ItemDialog {
       this.dialog.close();
     });
     this.dialog.addEventListener("cancel", () => this.leaveAddress());
-    this.dialog.addEventListener("close", () => this.leave());
+    // Closed some other way while its address still shows (not by Back, which changed the
+    // address first): the address goes back too.
+    this.dialog.addEventListener("close", () => {
+      const shown = this.itemId;
+      this.leave();
+      if (!closingItem() && shown !== null && itemIn(location.hash) === shown) this.leaveAddress();
+    });
     this.form.addEventListener("submit", (event) => this.say(event));
     socket.on("thread:history", ({ itemId, msgs }) => {
       if (itemId === this.itemId) showHistory(this.log, msgs, this.state.user);

@@ -20,6 +20,8 @@ export class Pager {
     this.items = [];
     this.next = null;
     this.total = 0;
+    /** Whether the total is the service's estimate. */
+    this.estimated = false;
     /** Each shown item's entry, by id. */
     this.entries = new Map();
     this.loading = false;
@@ -48,6 +50,7 @@ export class Pager {
     this.entries.clear();
     this.next = null;
     this.total = 0;
+    this.estimated = false;
     this.list.replaceChildren();
     this.count.textContent = "";
     this.more.hidden = true;
@@ -85,7 +88,8 @@ export class Pager {
     });
     if (first) this.list.replaceChildren(...rendered);
     else this.list.append(...rendered);
-    this.count.textContent = countText(this.items.length, page.total, this.empty);
+    this.estimated = page.estimated;
+    this.count.textContent = countText(this.items.length, page.total, this.estimated, this.empty);
     this.more.hidden = !this.next;
     this.onPage(page.items, first);
     // The observer speaks only when the button enters or leaves the view: when a page was not
@@ -104,12 +108,14 @@ export class Pager {
     this.entries.delete(id);
     this.items = this.items.filter((item) => item.id !== id);
     this.total = Math.max(0, this.total - 1);
-    this.count.textContent = countText(this.items.length, this.total, this.empty);
+    this.count.textContent = countText(this.items.length, this.total, this.estimated, this.empty);
     return neighbour;
   }
 }
 
-function countText(shown, total, empty) {
+/** "24 of 162 items", or "24 of about 71,000 items" past what the service counts exactly. */
+function countText(shown, total, estimated, empty) {
   if (total === 0) return empty;
-  return shown >= total ? tn("items.count", total) : tn("items.shownOf", total, { shown: formatNumber(shown) });
+  if (shown >= total) return tn("items.count", total);
+  return tn(estimated ? "items.shownOfAbout" : "items.shownOf", total, { shown: formatNumber(shown) });
 }
