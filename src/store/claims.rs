@@ -295,7 +295,11 @@ impl Store {
         } else {
             Notice::claim_refused(item, &title)
         };
-        let mut notified = vec![self.notify_user(tx, &claim.claimant, &decided, now).await?];
+        let mut notified: Vec<NotificationRow> = self
+            .notify_user(tx, &claim.claimant, &decided, now)
+            .await?
+            .into_iter()
+            .collect();
         if accepted {
             let refused = self
                 .reject_open_claims(tx, item, &title, Some(claim.id), actor, now)
@@ -329,7 +333,7 @@ impl Store {
         let refused = Notice::claim_refused(item, title);
         let mut notified = Vec::with_capacity(rejected.len());
         for (claimant,) in &rejected {
-            notified.push(self.notify_user(tx, claimant, &refused, now).await?);
+            notified.extend(self.notify_user(tx, claimant, &refused, now).await?);
         }
         Ok(notified)
     }

@@ -354,7 +354,7 @@ impl Store {
                     // Staff changing a report of their own need not be told.
                     if row.created_by != actor {
                         for notice in &notices {
-                            notified.push(self.notify_user(pool, &row.created_by, notice, now).await?);
+                            notified.extend(self.notify_user(pool, &row.created_by, notice, now).await?);
                         }
                     }
                     let approved = status_changed && row.status == ItemStatus::Approved;

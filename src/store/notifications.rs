@@ -22,7 +22,7 @@ macro_rules! notification_columns {
 
 const NOTIFY_USER: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ",
+     SELECT id, $2, $3, $4, $5, $6 FROM users WHERE id = $1 RETURNING ",
     notification_columns!()
 );
 const NOTIFY_ADMINS: &str = concat!(
@@ -99,19 +99,23 @@ fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 5] {
 
 impl Store {
     /// Writes `notice` for user `user` on `tx`, in the transaction of what caused it, and
-    /// queues it to be emailed when this store does that.
+    /// queues it to be emailed when this store does that. A reporter whose account was
+    /// removed (their reports stay) is told nothing: `None`.
     pub(super) async fn notify_user(
         &self,
         tx: &mut impl Tx,
         user: &str,
         notice: &Notice,
         now: i64,
-    ) -> sqlx::Result<NotificationRow> {
+    ) -> sqlx::Result<Option<NotificationRow>> {
         let [kind, item, text, at, phrase] = notice_args(notice, now);
-        let row: NotificationRow = tx
-            .row(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase])
+        let rows: Vec<NotificationRow> = tx
+            .rows(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase])
             .await?;
-        self.queue_mail(tx, &row, now).await?;
+        let row = rows.into_iter().next();
+        if let Some(row) = &row {
+            self.queue_mail(tx, row, now).await?;
+        }
         Ok(row)
     }
 
@@ -156,7 +160,7 @@ impl Store {
                 }
                 None => {
                     let notice = Notice::review_waiting(item, 1);
-                    notified.push(self.notify_user(tx, admin, &notice, now).await?);
+                    notified.extend(self.notify_user(tx, admin, &notice, now).await?);
                 }
             }
         }
@@ -254,7 +258,7 @@ impl Store {
         let rows = with_pool!(self, write, |pool| {
             let mut rows = Vec::with_capacity(reporters.len());
             for (reporter, notice) in &reporters {
-                rows.push(self.notify_user(pool, reporter, notice, now).await?);
+                rows.extend(self.notify_user(pool, reporter, notice, now).await?);
             }
             Ok(rows)
         })?;

@@ -251,3 +251,36 @@ async fn notify_reaches_every_socket_of_that_user_and_no_other() {
         assert_eq!(other.take_all("notify").await, Vec::<Value>::new());
     }
 }
+
+/// A reporter whose account was removed keeps their reports but is told nothing: reviewing
+/// their report, and approving an item that matches it, work as for anyone.
+#[tokio::test]
+async fn a_removed_reporter_is_told_nothing_and_review_goes_on() {
+    let app = spawn_app().await;
+    let desk = app.logged_in("desk", true).await;
+    let carol = app.logged_in("carol", false).await;
+    let dave = app.logged_in("dave", false).await;
+    let lost = carol
+        .create_item(json!({ "title": "Blue wallet", "kind": "lost", "lat": 51.5, "lng": -0.12 }))
+        .await;
+    let found = dave
+        .create_item(json!({ "title": "Blue wallet", "kind": "found", "lat": 51.5, "lng": -0.12 }))
+        .await;
+    assert!(matches!(
+        app.store.remove_user("carol").await.unwrap(),
+        lostfound::store::AccountChange::Done(())
+    ));
+
+    // The found item first: approving the lost report then tells its reporter (no more) and
+    // the finder.
+    let approve = json!({ "status": "approved" });
+    let (status, body) = desk
+        .patch(&format!("/api/items/{}", found["id"]), approve.clone())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = desk.patch(&format!("/api/items/{}", lost["id"]), approve).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // The finder still hears that a lost report may be theirs.
+    let (_, told) = dave.get("/api/notifications").await;
+    assert!(told.as_array().unwrap().iter().any(|n| n["type"] == "match"), "{told}");
+}

@@ -3,7 +3,7 @@
 // waits and actions the tests use. Screenshots go to screenshots/ for people to look at.
 import { after, before } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -32,11 +32,21 @@ export const TIMEOUT = 10_000;
  * (the service's URL, also its public URL: the links in its mails point there) and `port`
  * before the service starts; `open` opens pages on it. With `mail`, the service sends its
  * mail to an SMTP sink, `service.mail` (smtp.mjs). `env(service)` may add environment
- * variables, once `base` is known. (One `before` hook for it all: Node 20 runs a file's
+ * variables, once `base` is known. `service.command(…)` runs the command line on the
+ * service's database. (One `before` hook for it all: Node 20 runs a file's
  * top-level hooks at the same time, not one after the other.)
  */
 export function useService({ prepare, env, mail = false } = {}) {
-  const service = { base: null, port: null, mail: null, open: (path, options) => open(service, path, options) };
+  const service = {
+    base: null,
+    port: null,
+    mail: null,
+    databaseUrl: null,
+    open: (path, options) => open(service, path, options),
+    /** Runs `lostfound ARGS…` on the service's database (another process, as an operator's). */
+    command: (...args) =>
+      execFileSync(BINARY, args, { env: { ...process.env, DATABASE_URL: service.databaseUrl }, encoding: "utf8" }),
+  };
   let server;
   let dataDir;
   before(async () => {
@@ -50,10 +60,11 @@ export function useService({ prepare, env, mail = false } = {}) {
       LOSTFOUND_SMTP_URL: `smtp://127.0.0.1:${service.mail.port}`,
       LOSTFOUND_MAIL_FROM: "Lost and found <lost@example.edu>",
     };
+    service.databaseUrl = `sqlite://${join(dataDir, "e2e.db")}`;
     server = spawn(BINARY, ["serve", "--demo"], {
       env: {
         ...process.env,
-        DATABASE_URL: `sqlite://${join(dataDir, "e2e.db")}`,
+        DATABASE_URL: service.databaseUrl,
         LOSTFOUND_BIND: `127.0.0.1:${service.port}`,
         LOSTFOUND_PUBLIC_URL: service.base,
         // Tiles from the server itself (they 404): the browser talks to nothing outside.
