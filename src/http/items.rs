@@ -70,7 +70,7 @@ pub fn router() -> Router<AppState> {
 /// Items, newest first: whole (streamed) or a page at a time.
 #[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(schemas::FilterQuery, schemas::PageQuery, schemas::FieldsQuery),
     responses(
-        (status = 200, description = "Items; `X-Total-Count`, and `Link: rel=\"next\"` when a page has more", body = [schemas::Item]),
+        (status = 200, description = "Items; `X-Total-Count` (past 10,000 an estimate, with `X-Total-Count-Estimated: true`), and `Link: rel=\"next\"` when a page has more", body = [schemas::Item]),
         (status = 304, response = schemas::NotModified),
         (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, ids, open, due, fields or query string", body = schemas::ErrorBody),
         (status = 401, description = "`due=true` without a session", body = schemas::ErrorBody),
