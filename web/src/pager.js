@@ -117,5 +117,6 @@ export class Pager {
 function countText(shown, total, estimated, empty) {
   if (total === 0) return empty;
   if (shown >= total) return tn("items.count", total);
-  return tn(estimated ? "items.shownOfAbout" : "items.shownOf", total, { shown: formatNumber(shown) });
+  const values = { shown: formatNumber(shown) };
+  return estimated ? tn("items.shownOfAbout", total, values) : tn("items.shownOf", total, values);
 }
