@@ -252,11 +252,12 @@ async fn the_connection_cap_fits_the_open_files_limit() {
     let db = TestDb::new().await;
     // 300 files: the default cap of 25,000 connections is lowered to 300 - 256 = 44.
     let server = Server::start_with_open_files(db.url(), &[("LOSTFOUND_HEADER_TIMEOUT", "30")], 300).await;
-    assert!(
-        server.stderr.lock().unwrap().contains("the cap is lowered to fit"),
-        "{}",
-        server.stderr.lock().unwrap()
-    );
+    // Said as the server starts serving, just after "listening on": waited for, not assumed.
+    server
+        .wait_for(&server.stderr, |log| {
+            log.contains("the cap is lowered to fit").then_some(())
+        })
+        .await;
     // More half requests than the process has files: had the cap stayed, the server would
     // run out of files and leave the rest unanswered in the listen queue.
     let mut held = Vec::new();
