@@ -37,8 +37,6 @@ pub enum Count {
 struct Sql {
     text: String,
     args: Vec<Arg<'static>>,
-    /// Whether the text has a `WHERE` clause yet.
-    has_where: bool,
 }
 
 impl Sql {
@@ -46,15 +44,7 @@ impl Sql {
         Self {
             text: text.to_owned(),
             args: Vec::new(),
-            has_where: false,
         }
-    }
-
-    /// Appends one more condition to the `WHERE` clause (starting it if need be).
-    fn and(&mut self, condition: &str) {
-        self.text.push_str(if self.has_where { " AND " } else { " WHERE " });
-        self.text.push_str(condition);
-        self.has_where = true;
     }
 
     /// A parameter for `value`, as `$n`.
@@ -121,8 +111,9 @@ impl Sql {
             let (at, id) = (self.param(after.created_at), self.param(after.id.get()));
             conditions.push(format!("(created_at, id) < ({at}, {id})"));
         }
-        for condition in conditions {
-            self.and(&condition);
+        if !conditions.is_empty() {
+            self.text.push_str(" WHERE ");
+            self.text.push_str(&conditions.join(" AND "));
         }
     }
 
@@ -201,10 +192,7 @@ impl Store {
         after: Option<Cursor>,
         limit: u32,
     ) -> Result<Vec<Item>, StoreError> {
-        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
-        sql.text.push_str(self.items_for(filter));
-        let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, &self.hold, filter, after, max_radius);
+        let mut sql = self.page_sql(filter, after).await?;
         let limit = sql.param(i64::from(limit));
         sql.text
             .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
@@ -286,10 +274,7 @@ impl Store {
 
     /// How the database would run a page of `filter` (its `EXPLAIN`), one line per step.
     pub async fn explain_list(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Vec<String>, StoreError> {
-        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
-        sql.text.push_str(self.items_for(filter));
-        let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, &self.hold, filter, after, max_radius);
+        let mut sql = self.page_sql(filter, after).await?;
         sql.text.push_str(" ORDER BY created_at DESC, id DESC LIMIT 20");
         let lines = match &self.db {
             Db::Sqlite { read, .. } => {
@@ -304,6 +289,16 @@ impl Store {
             }
         };
         Ok(lines)
+    }
+
+    /// `SELECT` of the items matching `filter` after `after`, to be ordered and limited: a
+    /// page, or its plan.
+    async fn page_sql(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Sql, StoreError> {
+        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
+        sql.text.push_str(self.items_for(filter));
+        let max_radius = self.max_radius(filter).await?;
+        sql.filter(&self.db, &self.hold, filter, after, max_radius);
+        Ok(sql)
     }
 
     /// The items table as a list of `filter` reads it. Items near a point are read through
