@@ -97,6 +97,12 @@ pub enum DisconnectReason {
     ClosingServer,
 }
 
+/// Packets waiting for the connection, boxed. The channel that holds them allocates its first
+/// block of 32 slots with every socket, used or not: with the 168 bytes of a [`PacketBuf`] in
+/// each slot that is 5.4 KB per idle connection; with a box it is 256 bytes, and a queued
+/// message costs one allocation of its own.
+pub(crate) type QueuedPackets = Box<PacketBuf>;
+
 /// Convert an [`Error`] to a [`DisconnectReason`] if possible
 /// This is used to notify the [`Handler`](crate::handler::EngineIoHandler) of the reason why a [`Socket`] was closed
 /// If the error cannot be converted to a [`DisconnectReason`] it means that the error was not fatal and the [`Socket`] can be kept alive
@@ -115,18 +121,18 @@ impl From<&Error> for Option<DisconnectReason> {
 /// A permit to emit a message to the client.
 /// A permit holds a place in the internal channel to send one packet to the client.
 pub struct Permit<'a> {
-    inner: mpsc::Permit<'a, PacketBuf>,
+    inner: mpsc::Permit<'a, QueuedPackets>,
 }
 impl Permit<'_> {
     /// Consume the permit and emit a message to the client.
     #[inline]
     pub fn emit(self, msg: Str) {
-        self.inner.send(smallvec![Packet::Message(msg)]);
+        self.inner.send(Box::new(smallvec![Packet::Message(msg)]));
     }
     /// Consume the permit and emit a binary message to the client.
     #[inline]
     pub fn emit_binary(self, data: Bytes) {
-        self.inner.send(smallvec![Packet::Binary(data)]);
+        self.inner.send(Box::new(smallvec![Packet::Binary(data)]));
     }
 
     /// Consume the permit and emit a message with multiple binary data to the client.
@@ -138,7 +144,7 @@ impl Permit<'_> {
         for d in data {
             packets.push(Packet::Binary(d));
         }
-        self.inner.send(packets);
+        self.inner.send(Box::new(packets));
     }
 
     /// Consume the permit and emit a message with multiple binary data to the client.
@@ -150,21 +156,21 @@ impl Permit<'_> {
         for d in data {
             packets.push(Packet::Binary(d));
         }
-        self.inner.send(packets);
+        self.inner.send(Box::new(packets));
     }
 }
 
 #[derive(Debug)]
 pub(crate) struct InternalRx {
-    pub buffered_rx: Receiver<PacketBuf>,
+    pub buffered_rx: Receiver<QueuedPackets>,
     pub peeked_packet: Option<PacketBuf>,
-    pub volatile_rx: watch::Receiver<Option<PacketBuf>>,
+    pub volatile_rx: watch::Receiver<Option<QueuedPackets>>,
 }
 
 impl InternalRx {
     fn new(
-        buffered_rx: Receiver<PacketBuf>,
-        volatile_rx: watch::Receiver<Option<PacketBuf>>,
+        buffered_rx: Receiver<QueuedPackets>,
+        volatile_rx: watch::Receiver<Option<QueuedPackets>>,
     ) -> Self {
         Self {
             buffered_rx,
@@ -214,12 +220,12 @@ where
     pub(crate) internal_rx: Mutex<InternalRx>,
 
     /// Channel to send [PacketBuf] to the internal connection
-    pub(crate) internal_tx: mpsc::Sender<PacketBuf>,
+    pub(crate) internal_tx: mpsc::Sender<QueuedPackets>,
 
     /// Channel to send volatile [PacketBuf]s that bypass the internal buffer.
     /// Uses a [`watch`](tokio::sync::watch) channel so only the latest volatile
     /// message is retained; subsequent volatile sends overwrite the previous one.
-    volatile_tx: watch::Sender<Option<PacketBuf>>,
+    volatile_tx: watch::Sender<Option<QueuedPackets>>,
 
     /// Internal channel to receive Pong [`Packets`](Packet) (v4 protocol) or Ping (v3 protocol) in the heartbeat job
     /// which is running in a separate task
@@ -289,7 +295,7 @@ where
         tracing::debug!(?packet, "sending packet");
 
         self.internal_tx
-            .try_send(smallvec![packet])
+            .try_send(Box::new(smallvec![packet]))
             .map_err(|p| match p {
                 TrySendError::Full(mut p) => TrySendError::Full(p.pop().unwrap()),
                 TrySendError::Closed(mut p) => TrySendError::Closed(p.pop().unwrap()),
@@ -371,7 +377,7 @@ where
             tracing::trace!(sid = ?self.id, "emitting ping");
 
             self.internal_tx
-                .try_send(smallvec![Packet::Ping])
+                .try_send(Box::new(smallvec![Packet::Ping]))
                 .map_err(|_| Error::HeartbeatTimeout)?;
 
             #[cfg(feature = "tracing")]
@@ -408,7 +414,7 @@ where
             #[cfg(feature = "tracing")]
             tracing::trace!(sid = ?self.id, "ping received, sending pong");
             self.internal_tx
-                .try_send(smallvec![Packet::Pong])
+                .try_send(Box::new(smallvec![Packet::Pong]))
                 .map_err(|_| Error::HeartbeatTimeout)?;
         }
     }
@@ -546,7 +552,7 @@ where
     }
 
     pub(crate) fn send_volatile(&self, packets: PacketBuf) -> bool {
-        self.volatile_tx.send(Some(packets)).is_ok()
+        self.volatile_tx.send(Some(Box::new(packets))).is_ok()
     }
 }
 
@@ -638,7 +644,7 @@ where
         tokio::spawn(async move {
             let mut internal_rx = sock_clone.internal_rx.try_lock().unwrap();
             while let Some(packets) = internal_rx.buffered_rx.recv().await {
-                for packet in packets {
+                for packet in *packets {
                     tx.send(packet).await.unwrap();
                 }
             }

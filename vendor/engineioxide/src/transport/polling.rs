@@ -126,7 +126,7 @@ where
         // Prepend the packet peeked during the previous
         // polling request so it is encoded first, ahead of the newly received packets.
         let rx_stream = stream::iter(peeked_packet.take())
-            .chain(rx_stream::EncoderStream::new(buffered_rx, volatile_rx));
+            .chain(rx_stream::EncoderStream::new(buffered_rx, volatile_rx).map(|packets| *packets));
 
         // Stop waiting for the next packet as soon as the session is closed. The combinator is biased
         // towards the encoder completion, so any buffered close packet is still flushed to the client.

@@ -124,6 +124,9 @@ where
 
     let ws_init = move || WebSocketStream::from_raw_socket(conn, Role::Server, Some(ws_config));
     let (socket, ws) = if let Some(sid) = sid {
+        // An upgrade: the session keeps the parts of the request that opened it. These would
+        // otherwise live, unused, as long as the connection.
+        drop(req_data);
         match engine.get_socket(sid) {
             None => return Err(Error::UnknownSessionID(sid)),
             Some(socket) if socket.is_ws() => return Err(Error::MultipleWebsocketRequests),
@@ -313,11 +316,11 @@ async fn forward_to_socket<H: EngineIoHandler, S>(
             items = buffered_rx.recv() => {
                 match items {
                     Some(packets) => {
-                        for item in packets {
+                        for item in *packets {
                             map_fn!(item);
                         }
                         while let Ok(packets) = buffered_rx.try_recv() {
-                            for item in packets {
+                            for item in *packets {
                                 map_fn!(item);
                             }
                         }
@@ -331,7 +334,7 @@ async fn forward_to_socket<H: EngineIoHandler, S>(
                 if let Some(packets) = val {
                     #[cfg(feature = "tracing")]
                     tracing::debug!(sid = ?socket.id, "ws volatile flush: {} packets", packets.len());
-                    for item in packets {
+                    for item in *packets {
                         map_fn!(item);
                     }
                 }
@@ -408,7 +411,7 @@ where
     // We send a last Noop request to close a potential waiting polling request.
     socket
         .internal_tx
-        .send(smallvec![Packet::Noop])
+        .send(Box::new(smallvec![Packet::Noop]))
         .await
         .map_err(|_| Error::Upgrade)?;
 
