@@ -224,7 +224,7 @@ async fn client(plan: &Plan, source: IpAddr) -> Tally {
     tally
 }
 
-async fn handshake(server: SocketAddr, source: IpAddr) -> anyhow::Result<http1::SendRequest<Full<Bytes>>> {
+pub(crate) async fn handshake(server: SocketAddr, source: IpAddr) -> anyhow::Result<http1::SendRequest<Full<Bytes>>> {
     let stream = sources::connect(server, source).await?;
     let (sender, connection) = http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(connection);

@@ -76,10 +76,16 @@ pub struct FanoutReport {
 pub struct IdleReport {
     pub kind: &'static str,
     pub url: String,
+    /// How each session was opened: a WebSocket from the start, or long-polling then the upgrade.
+    pub transports: &'static str,
     pub clients: usize,
     pub connected: usize,
     pub server_rss_before_bytes: u64,
     pub server_rss_with_clients_bytes: u64,
+    /// At the end of the hold: what the connections keep once the allocator has given back
+    /// the pages their handshakes used (jemalloc returns freed pages over about 10 s).
+    pub server_rss_end_of_hold_bytes: u64,
+    pub bytes_per_connection_end_of_hold: u64,
     pub bytes_per_connection: u64,
     pub held_s: f64,
     pub dropped_while_held: usize,

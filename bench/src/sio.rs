@@ -1,5 +1,6 @@
-//! Socket.IO runs, speaking Engine.IO v4 / Socket.IO v5 over WebSocket directly: the open
-//! packet `0{…}`, CONNECT `40`, pings `2` answered `3`, events `42["name",data]`.
+//! Socket.IO runs, speaking Engine.IO v4 / Socket.IO v5 over WebSocket directly (or, for idle
+//! clients, long-polling first and then the upgrade, as browsers do): the open packet `0{…}`,
+//! CONNECT `40`, pings `2` answered `3`, events `42["name",data]`.
 
 use std::{
     net::{IpAddr, SocketAddr},
@@ -60,6 +61,11 @@ pub struct IdleArgs {
     /// Connections opened at once.
     #[arg(long, default_value_t = 200)]
     parallel: usize,
+    /// Open each session as a browser's client does by default: long-polling first (the
+    /// handshake and the CONNECT), then the upgrade to a WebSocket. Without it, a WebSocket
+    /// from the start.
+    #[arg(long)]
+    polling_first: bool,
 }
 
 /// Opens a WebSocket Engine.IO session from `source` and connects to the main namespace.
@@ -83,6 +89,67 @@ async fn connect(server: SocketAddr, source: IpAddr) -> anyhow::Result<Ws> {
             anyhow::bail!("expected CONNECT, got {packet}");
         }
     }
+}
+
+/// Opens a session as a browser's client does: the handshake and the main namespace's CONNECT
+/// over long-polling, then the upgrade to a WebSocket (probe `2probe`/`3probe`, then `5`).
+/// The polling connection is closed once the WebSocket carries the session.
+async fn connect_polling_first(server: SocketAddr, source: IpAddr) -> anyhow::Result<Ws> {
+    let mut polling = crate::http::handshake(server, source).await?;
+    let open = poll(&mut polling, server, "GET", "", "").await?;
+    let sid = open
+        .strip_prefix('0')
+        .and_then(|json| serde_json::from_str::<serde_json::Value>(json).ok())
+        .and_then(|open| open["sid"].as_str().map(str::to_owned))
+        .ok_or_else(|| anyhow::anyhow!("expected the open packet, got {open}"))?;
+    let session = format!("&sid={sid}");
+    poll(&mut polling, server, "POST", &session, "40").await?;
+    // The server's first ping may come before the CONNECT's answer.
+    loop {
+        let answer = poll(&mut polling, server, "GET", &session, "").await?;
+        let mut connected = false;
+        for packet in answer.split('\x1e') {
+            match packet {
+                "2" => drop(poll(&mut polling, server, "POST", &session, "3").await?),
+                connect if connect.starts_with("40") => connected = true,
+                other => anyhow::bail!("expected CONNECT, got {other}"),
+            }
+        }
+        if connected {
+            break;
+        }
+    }
+    let stream = sources::connect(server, source).await?;
+    let url = format!("ws://{server}/socket.io/?EIO=4&transport=websocket{session}");
+    let (mut ws, _) = client_async(url, stream).await?;
+    ws.send(Message::text("2probe")).await?;
+    let probe = next_text(&mut ws).await?;
+    anyhow::ensure!(probe == "3probe", "expected the probe's answer, got {probe}");
+    ws.send(Message::text("5")).await?;
+    Ok(ws)
+}
+
+/// One long-polling request of the session (`sid` as `&sid=…`, or empty for the handshake),
+/// and its answer's text.
+async fn poll(
+    polling: &mut hyper::client::conn::http1::SendRequest<http_body_util::Full<bytes::Bytes>>,
+    server: SocketAddr,
+    method: &str,
+    sid: &str,
+    body: &'static str,
+) -> anyhow::Result<String> {
+    use http_body_util::BodyExt;
+    let request = hyper::Request::builder()
+        .method(method)
+        .uri(format!("/socket.io/?EIO=4&transport=polling{sid}"))
+        .header("host", server.to_string())
+        .header("content-type", "text/plain;charset=UTF-8")
+        .body(http_body_util::Full::new(bytes::Bytes::from_static(body.as_bytes())))?;
+    polling.ready().await?;
+    let response = polling.send_request(request).await?;
+    anyhow::ensure!(response.status().is_success(), "polling answered {}", response.status());
+    let text = response.into_body().collect().await?.to_bytes();
+    Ok(String::from_utf8_lossy(&text).into_owned())
 }
 
 async fn next_text(ws: &mut Ws) -> anyhow::Result<String> {
@@ -198,6 +265,7 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
     let dropped = Arc::new(AtomicUsize::new(0));
     let release = Arc::new(tokio::sync::Notify::new());
     let opening = Arc::new(tokio::sync::Semaphore::new(args.parallel.max(1)));
+    let polling_first = args.polling_first;
     let mut clients = Vec::with_capacity(args.clients);
     for n in 0..args.clients {
         let source = addresses[n % addresses.len()];
@@ -212,7 +280,14 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
                 let _permit = opening.acquire().await.expect("never closed");
                 // A server that stops accepting (at its open-files limit, say) must not hang
                 // the run: such a client counts as not connected.
-                tokio::time::timeout(CONNECT_DEADLINE, connect(server, source)).await
+                let connecting = async {
+                    if polling_first {
+                        connect_polling_first(server, source).await
+                    } else {
+                        connect(server, source).await
+                    }
+                };
+                tokio::time::timeout(CONNECT_DEADLINE, connecting).await
             };
             let Ok(Ok(mut ws)) = ws else {
                 return;
@@ -251,6 +326,7 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
     let held = Instant::now();
     tokio::time::sleep(Duration::from_secs_f64(args.hold)).await;
     let held_s = held.elapsed().as_secs_f64();
+    let at_end = rss(args.pid)?;
     release.notify_waiters();
     for client in clients {
         let _ = tokio::time::timeout(Duration::from_secs(5), client).await;
@@ -259,10 +335,17 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
     Ok(IdleReport {
         kind: "sio-idle",
         url: args.url,
+        transports: if args.polling_first {
+            "polling, websocket"
+        } else {
+            "websocket"
+        },
         clients: args.clients,
         connected: count,
         server_rss_before_bytes: before,
         server_rss_with_clients_bytes: with,
+        server_rss_end_of_hold_bytes: at_end,
+        bytes_per_connection_end_of_hold: at_end.saturating_sub(before) / count.max(1) as u64,
         bytes_per_connection: with.saturating_sub(before) / count.max(1) as u64,
         held_s: (held_s * 10.0).round() / 10.0,
         dropped_while_held: dropped.load(Ordering::Relaxed),
