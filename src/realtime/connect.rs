@@ -20,12 +20,14 @@ use socketioxide::{
     socket::Sid,
 };
 
-use super::outbound::{Backlog, Backlogs};
+use super::{
+    outbound::{Backlog, Backlogs},
+    parts::Carrier,
+};
 use crate::{
     causes::describe,
     domain::User,
     net::{AddressKey, SharedNetworks, client_address},
-    server::ConnectionState,
     state::AppState,
 };
 
@@ -254,9 +256,9 @@ pub async fn admit<A: Adapter>(
     let backlog = limits.backlogs.open(socket.id);
     // Opened straight on WebSocket, the handshake's connection is the transport.
     if socket.transport_type() == TransportType::Websocket
-        && let Some(connection) = request.extensions.get::<Arc<ConnectionState>>()
+        && let Some(connection) = request.extensions.get::<Carrier>().and_then(Carrier::connection)
     {
-        backlog.carried_by(connection);
+        backlog.carried_by(&connection);
     }
     socket.extensions.insert(Connection {
         sender: session.map(|session| {

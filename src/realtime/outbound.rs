@@ -24,6 +24,7 @@ use axum::{
 use futures_util::TryStreamExt;
 use socketioxide::socket::Sid;
 
+use super::parts::Carrier;
 use crate::server::{ConnectionState, WriteObserver};
 
 /// One socket's events not yet sent.
@@ -126,8 +127,8 @@ pub async fn track_transport(State(backlogs): State<Arc<Backlogs>>, request: Req
         return next.run(request).await;
     };
     if websocket {
-        if let Some(connection) = request.extensions().get::<Arc<ConnectionState>>() {
-            backlog.carried_by(connection);
+        if let Some(connection) = request.extensions().get::<Carrier>().and_then(Carrier::connection) {
+            backlog.carried_by(&connection);
         }
         return next.run(request).await;
     }

@@ -2,6 +2,13 @@
 //! socket lives. As hyper reads them they are slices of the connection's 8 KiB read buffer,
 //! which they would keep alive: on an idle WebSocket that buffer is a third of what the
 //! connection costs. Copied into their own small allocations first, they let it go.
+//!
+//! The same goes for the connection the request came on: a long-polling handshake's
+//! connection usually ends soon after the upgrade to WebSocket, and a strong hold on it from
+//! the session would keep its places under the connection caps taken (a browser would count
+//! twice against its address's cap) and its memory, until the session ends.
+
+use std::sync::{Arc, Weak};
 
 use axum::{
     extract::{OriginalUri, Request},
@@ -10,9 +17,25 @@ use axum::{
     response::Response,
 };
 
-/// Middleware in front of Socket.IO: the request's headers and URI in allocations of their own.
+use crate::server::ConnectionState;
+
+/// The connection a Socket.IO request came on, for as long as it is open.
+#[derive(Clone)]
+pub struct Carrier(Weak<ConnectionState>);
+
+impl Carrier {
+    pub fn connection(&self) -> Option<Arc<ConnectionState>> {
+        self.0.upgrade()
+    }
+}
+
+/// Middleware in front of Socket.IO: the request's headers and URI in allocations of their own,
+/// its connection held weakly ([`Carrier`]).
 pub async fn own_request_parts(mut request: Request, next: Next) -> Response {
     if request.uri().path().starts_with("/socket.io/") {
+        if let Some(connection) = request.extensions_mut().remove::<Arc<ConnectionState>>() {
+            request.extensions_mut().insert(Carrier(Arc::downgrade(&connection)));
+        }
         let headers = std::mem::take(request.headers_mut());
         *request.headers_mut() = owned_headers(headers);
         if let Ok(uri) = request.uri().to_string().parse::<Uri>() {

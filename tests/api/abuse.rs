@@ -495,3 +495,81 @@ mod postgres_only {
         refused_writes_are_not_ready(&app, refuse, async || {}).await;
     }
 }
+
+#[tokio::test]
+async fn a_session_upgraded_from_long_polling_holds_one_place_under_the_address_cap() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let db = TestDb::new().await;
+    let server = Server::start_with(db.url(), &[("LOSTFOUND_MAX_CONNECTIONS_PER_ADDRESS", "2")], &[]).await;
+    let from = "127.0.9.1";
+    // As a browser's client does: the handshake and CONNECT over long-polling...
+    let http = reqwest::Client::builder()
+        .local_address(from.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let polling = |sid: &str| format!("{}/socket.io/?EIO=4&transport=polling{sid}", server.url);
+    let open = http.get(polling("")).send().await.unwrap().text().await.unwrap();
+    let open: serde_json::Value = serde_json::from_str(open.strip_prefix('0').unwrap()).unwrap();
+    let sid = format!("&sid={}", open["sid"].as_str().unwrap());
+    let posted = http.post(polling(&sid)).body("40").send().await.unwrap();
+    assert_eq!(posted.status(), StatusCode::OK);
+    // Polls until the CONNECT comes, answering the server's first ping (which may come first).
+    let mut connected = false;
+    for _ in 0..5 {
+        let answer = http.get(polling(&sid)).send().await.unwrap().text().await.unwrap();
+        for packet in answer.split('\x1e') {
+            match packet {
+                "2" => assert!(
+                    http.post(polling(&sid))
+                        .body("3")
+                        .send()
+                        .await
+                        .unwrap()
+                        .status()
+                        .is_success()
+                ),
+                connect if connect.starts_with("40") => connected = true,
+                other => panic!("unexpected packet {other}"),
+            }
+        }
+        if connected {
+            break;
+        }
+    }
+    assert!(connected, "no CONNECT over long-polling");
+    // ...then the upgrade, on a second connection; the first is closed.
+    let stream = connect_from(server.addr(), from).await;
+    let url = format!("ws://{}/socket.io/?EIO=4&transport=websocket{sid}", server.addr());
+    let (mut ws, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
+    ws.send(Message::text("2probe")).await.unwrap();
+    assert_eq!(ws.next().await.unwrap().unwrap(), Message::text("3probe"));
+    ws.send(Message::text("5")).await.unwrap();
+    drop(http);
+    // The polling connection's place is given back once it has closed (waited for, bounded):
+    // the address's second place serves its next connection.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let _second = loop {
+        let mut stream = connect_from(server.addr(), from).await;
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: lostfound\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = vec![0u8; 1024];
+        let n = stream.read(&mut answer).await.unwrap_or(0);
+        if answer[..n].starts_with(b"HTTP/1.1 200") {
+            break stream;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the closed polling connection still holds its place"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // The WebSocket still holds the first: a third connection is over the cap.
+    let mut third = connect_from(server.addr(), from).await;
+    assert_eq!(closed_within(&mut third, Duration::from_secs(5)).await, Some(0));
+    drop(ws);
+    server.signal("-TERM").await;
+}
