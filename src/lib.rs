@@ -95,11 +95,8 @@ impl App {
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState::new(config, store, redis_health).await?;
         let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
-        // CORS outermost (long-polling from an allowed origin), then the Socket.IO client script,
-        // which the Socket.IO layer inside would refuse.
-        let outer = ServiceBuilder::new()
-            .layer(http::cors(state.origins.clone()))
-            .layer(axum::middleware::from_fn(http::socket_io_client));
+        // CORS outermost: long-polling from an allowed origin works too.
+        let outer = ServiceBuilder::new().layer(http::cors(state.origins.clone()));
         let router = Router::new().fallback_service(outer.service(router));
         Ok(Self {
             listener,
