@@ -1,7 +1,7 @@
 //! The one error type of the HTTP side and its mapping to status codes and JSON bodies.
 //!
 //! A handler returns `AppError`; its response carries the production body `{ "error" }`
-//! and an [`ErrorReport`] extension. The `render_errors` middleware (see `http::errors`)
+//! and an [`ErrorReport`] extension. The `render_errors` layer (see `http::errors`)
 //! adds the development `details` from that report, and gives every other error response
 //! (unknown method, body limit, time-out, panic) the same JSON shape.
 

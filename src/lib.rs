@@ -94,7 +94,19 @@ impl App {
             .await
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState::new(config, store, redis_health).await?;
-        let (router, realtime) = realtime::Server::attach(http::router(state.clone()), state.clone(), redis).await?;
+        let api = http::router(state.clone());
+        let (socket_io, realtime) = realtime::Server::attach(api.clone(), state.clone(), redis).await?;
+        // The Socket.IO client script in front: the Socket.IO layer would refuse its paths.
+        let socket_io = ServiceBuilder::new()
+            .layer(axum::middleware::from_fn(http::socket_io_client))
+            .service(socket_io);
+        // Only the paths under /socket.io/ pass those layers; every other request goes to the
+        // API directly: each `from_fn` layer clones and boxes the service behind it and boxes
+        // a future, on every request (docs/performance.md, "CPU per answer").
+        let router = Router::new()
+            .route_service("/socket.io/", socket_io.clone())
+            .route_service("/socket.io/{*path}", socket_io)
+            .fallback_service(api);
         // CORS outermost: long-polling from an allowed origin works too.
         let outer = ServiceBuilder::new().layer(http::cors(state.origins.clone()));
         let router = Router::new().fallback_service(outer.service(router));

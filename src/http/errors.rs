@@ -5,9 +5,7 @@ use std::any::Any;
 use axum::{
     Json,
     body::Body,
-    extract::{Request, State},
     http::header,
-    middleware::Next,
     response::{IntoResponse, Response},
 };
 
@@ -31,8 +29,8 @@ pub fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
 
 /// Gives every error response the JSON body of the configured mode: development adds the
 /// `details` of the error's report; responses from layers (405, 408, 413, ...) get one.
-pub async fn render_errors(State(mode): State<Mode>, request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
+/// A plain function of the response (a `MapResponse` layer, which boxes nothing).
+pub fn render_errors(mode: Mode, response: Response) -> Response {
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
         return response;

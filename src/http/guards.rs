@@ -11,8 +11,13 @@ use axum::{
 use super::BODY_LIMIT;
 use crate::{error::AppError, origins::AllowedOrigins};
 
-/// A declared `Content-Length` over the limit is answered 413 at once, without reading.
-pub async fn refuse_oversized(request: Request, next: Next) -> Response {
+/// Refuses, before any handler runs (one middleware for both checks: each `from_fn` layer
+/// costs every request a boxed service and a boxed future):
+/// - a declared `Content-Length` over the limit, answered 413 at once, without reading;
+/// - a request that changes state and carries an `Origin` that is not allowed: a page of
+///   another site (another port, a sibling subdomain, which `SameSite=Lax` lets through) must
+///   not act with a visitor's session.
+pub async fn refuse_unwanted(State(origins): State<AllowedOrigins>, request: Request, next: Next) -> Response {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -21,13 +26,6 @@ pub async fn refuse_oversized(request: Request, next: Next) -> Response {
     if declared.is_some_and(|length| length > BODY_LIMIT as u64) {
         return AppError::PayloadTooLarge.into_response();
     }
-    next.run(request).await
-}
-
-/// A request that changes state and carries an `Origin` that is not allowed is refused: a
-/// page of another site (another port, a sibling subdomain, which `SameSite=Lax` lets through)
-/// must not act with a visitor's session.
-pub async fn refuse_cross_site(State(origins): State<AllowedOrigins>, request: Request, next: Next) -> Response {
     let safe = matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if !safe && !origins.allows(request.headers()) {
         return AppError::CrossSite.into_response();

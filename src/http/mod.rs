@@ -35,7 +35,7 @@ use axum::{
     http::{Method, StatusCode, header},
     middleware,
 };
-use tower::ServiceBuilder;
+use tower::{ServiceBuilder, util::MapResponseLayer};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
@@ -93,18 +93,23 @@ async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -
 /// as one service: `Router::layer` would wrap every route in each layer, boxed, and clone
 /// that chain of boxes on every request.
 fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
+    let mode = state.config.mode;
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(access_log::log))
-        .layer(middleware::from_fn_with_state(state.config.mode, errors::render_errors))
-        .layer(CatchPanicLayer::custom(errors::panic_response))
+        // A panic's answer is rendered as it is made; every other error response on its way out.
+        .layer(CatchPanicLayer::custom(move |panic| {
+            errors::render_errors(mode, errors::panic_response(panic))
+        }))
+        .layer(MapResponseLayer::new(move |response: axum::response::Response| {
+            errors::render_errors(mode, response)
+        }))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
-        .layer(middleware::from_fn(guards::refuse_oversized))
         .layer(middleware::from_fn_with_state(
             state.origins.clone(),
-            guards::refuse_cross_site,
+            guards::refuse_unwanted,
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let routes = routes.fallback(errors::not_found).with_state(state);

@@ -12,13 +12,13 @@ mod outbound;
 mod parts;
 mod views;
 
-use std::{convert::Infallible, sync::Arc, time::Duration};
+use std::{sync::Arc, time::Duration};
 
-use axum::{Router, extract::Request, middleware, response::IntoResponse};
+use axum::{Router, middleware};
 use socketioxide::{SocketIo, SocketIoBuilder, adapter::Adapter, handler::ConnectHandler};
 use socketioxide_redis::RedisAdapterCtr;
 use tokio::{sync::broadcast, task::JoinHandle};
-use tower::{Service, ServiceBuilder};
+use tower::ServiceBuilder;
 
 use serde_json::json;
 
@@ -90,7 +90,8 @@ enum Io {
 }
 
 impl Server {
-    /// Serves the events (and the client script) at `/socket.io/` in front of `router`.
+    /// Serves the events at `/socket.io/` in front of `router` (which answers what is not
+    /// Socket.IO's).
     pub async fn attach(
         router: Router,
         state: AppState,
@@ -105,9 +106,7 @@ impl Server {
             settings.shared(),
         );
         let sessions = Arc::new(SessionSockets::default());
-        // The Socket.IO client script first: the Socket.IO layer would refuse its paths.
         let outer = ServiceBuilder::new()
-            .layer(middleware::from_fn(crate::http::socket_io_client))
             .layer(middleware::from_fn(parts::own_request_parts))
             .layer(middleware::from_fn_with_state(
                 Arc::clone(&limits.backlogs),
@@ -119,17 +118,17 @@ impl Server {
             None => {
                 let (layer, io) = builder.build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
-                let service = outer.layer(layer).service(router.clone());
+                let service = outer.layer(layer).service(router);
                 let tasks = follow(io.clone(), state, sessions);
-                (by_path(service, router), Io::Single(io), tasks)
+                (Router::new().fallback_service(service), Io::Single(io), tasks)
             }
             Some(redis) => {
                 let (layer, io) = builder.with_adapter::<RedisAdapter>(redis).build_layer();
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
-                let service = outer.layer(layer).service(router.clone());
+                let service = outer.layer(layer).service(router);
                 let tasks = follow(io.clone(), state, sessions);
-                (by_path(service, router), Io::Clustered(io), tasks)
+                (Router::new().fallback_service(service), Io::Clustered(io), tasks)
             }
         };
         tasks.push(tokio::spawn(forget_quiet_clients(limits)));
@@ -146,22 +145,6 @@ impl Server {
             Io::Clustered(io) => io.close().await,
         }
     }
-}
-
-/// The paths under /socket.io/ to `socket_io` (the layers above, then Socket.IO, then
-/// `router`); every other request to `router` directly: each `from_fn` layer clones and boxes
-/// the service behind it and boxes a future, on every request (docs/performance.md, "CPU per
-/// answer").
-fn by_path<S>(socket_io: S, router: Router) -> Router
-where
-    S: Service<Request, Error = Infallible> + Clone + Send + Sync + 'static,
-    S::Response: IntoResponse,
-    S::Future: Send + 'static,
-{
-    Router::new()
-        .route_service("/socket.io/", socket_io.clone())
-        .route_service("/socket.io/{*path}", socket_io)
-        .fallback_service(router)
 }
 
 /// The tasks that follow the store for this node's sockets: notifications and deleted
