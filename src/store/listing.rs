@@ -307,10 +307,15 @@ impl Store {
     }
 
     /// The items table as a list of `filter` reads it. Items near a point are read through
-    /// the index of places, the box around the point: SQLite, without statistics, would
-    /// rather walk a newest-first index and test every item against the box.
+    /// an index of places, the box around the point: SQLite, without statistics, would
+    /// rather walk a newest-first index and test every item against the box. Matching's
+    /// candidates (one status, one kind, a box) have an index of their own, which tests
+    /// time and category before an item is read (`domain::matching`).
     fn items_for(&self, filter: &ItemFilter) -> &'static str {
         match (&self.db, filter.near) {
+            (Db::Sqlite { .. }, Some(_)) if filter.status.is_some() && filter.kind.is_some() => {
+                "items INDEXED BY items_for_matching"
+            }
             (Db::Sqlite { .. }, Some(_)) => "items INDEXED BY items_by_place",
             _ => "items",
         }

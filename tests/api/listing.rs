@@ -1,7 +1,7 @@
 //! `GET /api/items` at scale: pages through `Link`, `X-Total-Count`, every filter, `fields`,
 //! the texts of bad values, conditional requests, and plans that use the indexes.
 
-use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemStatus, Near};
+use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemKind, ItemStatus, Near};
 use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
 
@@ -418,6 +418,24 @@ async fn pages_are_read_through_the_indexes() {
         plan.contains("items_by_place"),
         "near without the index of places:\n{plan}"
     );
+    // Matching's candidates: on SQLite through their own index, which tests the box, the time
+    // and the category on its entries before an item is read.
+    if !postgres {
+        let candidates = ItemFilter {
+            status: Some(ItemStatus::Approved),
+            kind: Some(ItemKind::Found),
+            cat: Some("bags".into()),
+            uncategorized_too: true,
+            since: Some(1_700_000_000_000),
+            until: Some(1_700_000_001_000),
+            ..near.clone()
+        };
+        let plan = app.store.explain_list(&candidates, None).await.unwrap().join("\n");
+        assert!(
+            plan.contains("items_for_matching (status=? AND kind=? AND lat>? AND lat<?)"),
+            "matching's candidates without their index:\n{plan}"
+        );
+    }
     let plan = app.store.explain_list(&words, None).await.unwrap().join("\n");
     let search_index = if postgres { "items_search" } else { "items_fts" };
     assert!(plan.contains(search_index), "search without its index:\n{plan}");
