@@ -32,11 +32,16 @@ const NOTIFY_ADMINS: &str = concat!(
 );
 /// How long one review-waiting notification counts the reports that arrive.
 const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
-/// The active administrators but `$1`.
-const REVIEWERS: &str = "SELECT id FROM users WHERE is_admin AND NOT disabled AND id <> $1";
-/// Administrator `$1`'s review-waiting notification written after `$2`, if any.
-const RECENT_REVIEW: &str = "SELECT id, count, item_id FROM notifications \
-     WHERE user_id = $1 AND type = 'review' AND created_at > $2 ORDER BY id DESC LIMIT 1";
+/// The active administrators but `$1`, each with their review-waiting notification written
+/// after `$2`, if any (its id, count and first item): one statement, as each costs the write
+/// a round trip to the database's thread.
+const REVIEWERS: &str = "SELECT u.id, r.id, r.count, r.item_id FROM users AS u \
+     LEFT JOIN notifications AS r ON r.id = (SELECT n.id FROM notifications AS n \
+         WHERE n.user_id = u.id AND n.type = 'review' AND n.created_at > $2 ORDER BY n.id DESC LIMIT 1) \
+     WHERE u.is_admin AND NOT u.disabled AND u.id <> $1";
+/// A row of [`REVIEWERS`]: the administrator, and their recent review notification's id,
+/// count and first item (all `NULL` without one).
+type Reviewer = (String, Option<i64>, Option<i64>, Option<i64>);
 const RAISE_REVIEW: &str =
     "UPDATE notifications SET count = count + 1, text = $2, phrase = $3, read = FALSE WHERE id = $1";
 /// Queues notification `$1` to be emailed at `$2`, if its user has an address.
@@ -146,19 +151,18 @@ impl Store {
         reporter: &str,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let admins: Vec<(String,)> = tx.rows(REVIEWERS, &[reporter.into()]).await?;
+        let args = [reporter.into(), (now - REVIEW_WINDOW_MS).into()];
+        let reviewers: Vec<Reviewer> = tx.rows(REVIEWERS, &args).await?;
         let mut notified = Vec::new();
-        for (admin,) in &admins {
-            let args = [admin.as_str().into(), (now - REVIEW_WINDOW_MS).into()];
-            let recent: Vec<(i64, i64, Option<i64>)> = tx.rows(RECENT_REVIEW, &args).await?;
-            match recent.first() {
-                Some(&(id, count, first)) => {
+        for (admin, recent, count, first) in &reviewers {
+            match (*recent, *count) {
+                (Some(id), Some(count)) => {
                     let first = first.and_then(ItemId::new).unwrap_or(item);
                     let notice = Notice::review_waiting(first, count + 1);
                     let args = [id.into(), notice.text().into(), notice.phrase.to_json().into()];
                     tx.run(RAISE_REVIEW, &args).await?;
                 }
-                None => {
+                _ => {
                     let notice = Notice::review_waiting(item, 1);
                     notified.extend(self.notify_user(tx, admin, &notice, now).await?);
                 }
