@@ -32,7 +32,7 @@ use std::{future::Future, net::SocketAddr, time::Duration};
 use anyhow::Context;
 use axum::Router;
 use tokio::{net::TcpListener, sync::watch};
-use tower::ServiceBuilder;
+use tower::{ServiceBuilder, util::BoxCloneSyncService};
 
 use crate::{
     causes::describe,
@@ -47,7 +47,7 @@ const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(600);
 pub struct App {
     listener: TcpListener,
     state: AppState,
-    router: Router,
+    router: server::HttpService,
     realtime: realtime::Server,
     /// Set when notifications are emailed.
     mailer: Option<mail::Mailer>,
@@ -95,7 +95,8 @@ impl App {
             .with_context(|| format!("cannot listen on {}", config.bind))?;
         let state = AppState::new(config, store, redis_health).await?;
         let api = http::router(state.clone());
-        let (socket_io, realtime) = realtime::Server::attach(api.clone(), state.clone(), redis).await?;
+        let (socket_io, realtime) =
+            realtime::Server::attach(Router::new().fallback_service(api.clone()), state.clone(), redis).await?;
         // The Socket.IO client script in front: the Socket.IO layer would refuse its paths.
         let socket_io = ServiceBuilder::new()
             .layer(axum::middleware::from_fn(http::socket_io_client))
@@ -109,7 +110,7 @@ impl App {
             .fallback_service(api);
         // CORS outermost: long-polling from an allowed origin works too.
         let outer = ServiceBuilder::new().layer(http::cors(state.origins.clone()));
-        let router = Router::new().fallback_service(outer.service(router));
+        let router = BoxCloneSyncService::new(outer.service(router));
         Ok(Self {
             listener,
             state,

@@ -26,11 +26,11 @@ use crate::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/users", get(list).post(create))
-        .route("/users/{uid}", patch(update))
-        .route("/users/{uid}/password", post(reset_password))
-        .route("/users/{uid}/unlock", post(unlock_account))
-        .route("/me/password", post(change_own_password))
+        .route("/api/users", get(list).post(create))
+        .route("/api/users/{uid}", patch(update))
+        .route("/api/users/{uid}/password", post(reset_password))
+        .route("/api/users/{uid}/unlock", post(unlock_account))
+        .route("/api/me/password", post(change_own_password))
 }
 
 const USER_NOT_FOUND: &str = "User not found";

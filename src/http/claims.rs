@@ -29,9 +29,9 @@ const MOST_LISTED: u32 = 500;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/items/{id}/claims", get(of_item).post(open))
-        .route("/claims", get(list))
-        .route("/claims/{cid}", patch(decide).delete(withdraw))
+        .route("/api/items/{id}/claims", get(of_item).post(open))
+        .route("/api/claims", get(list))
+        .route("/api/claims/{cid}", patch(decide).delete(withdraw))
 }
 
 /// Administrators see every claim; anyone else only their own.

@@ -50,7 +50,7 @@ const COLUMNS: [&str; 22] = [
 ];
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/items.csv", get(export))
+    Router::new().route("/api/items.csv", get(export))
 }
 
 /// Every item the filters select (those of `GET /api/items`; `limit`, `cursor` and `fields`

@@ -57,14 +57,14 @@ pub(super) const LIST_PARAMS: [&str; 15] = [
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/items", get(list).post(create))
-        .route("/items/{id}", get(read).patch(update).delete(remove))
-        .route("/items/{id}/photo", get(photo))
-        .route("/items/{id}/thumb", get(thumbnail))
-        .route("/items/{id}/matches", get(possible_matches))
-        .route("/items/{id}/history", get(history))
-        .route("/items/{id}/disposal", post(dispose))
-        .route("/items/{id}/close", post(close))
+        .route("/api/items", get(list).post(create))
+        .route("/api/items/{id}", get(read).patch(update).delete(remove))
+        .route("/api/items/{id}/photo", get(photo))
+        .route("/api/items/{id}/thumb", get(thumbnail))
+        .route("/api/items/{id}/matches", get(possible_matches))
+        .route("/api/items/{id}/history", get(history))
+        .route("/api/items/{id}/disposal", post(dispose))
+        .route("/api/items/{id}/close", post(close))
 }
 
 /// Items, newest first: whole (streamed) or a page at a time.

@@ -21,7 +21,7 @@ use crate::{
 const ITEM_PAGE: &str = "/#/items/";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/items/{id}/label.svg", get(item_label))
+    Router::new().route("/api/items/{id}/label.svg", get(item_label))
 }
 
 /// A label of 62 × 29 mm to print and stick on a kept item: its number, title, the day it

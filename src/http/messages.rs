@@ -17,7 +17,7 @@ use crate::{
 const NO_MESSAGE: &str = "Message not found";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/messages/{id}", delete(remove))
+    Router::new().route("/api/messages/{id}", delete(remove))
 }
 
 /// Removes a message from its history.

@@ -27,15 +27,19 @@ mod stats;
 mod views;
 mod web;
 
-use std::time::Duration;
+use std::{convert::Infallible, time::Duration};
 
 use axum::{
     Router,
     extract::{DefaultBodyLimit, MatchedPath, Request},
     http::{Method, StatusCode, header},
     middleware,
+    response::Response,
 };
-use tower::{ServiceBuilder, util::MapResponseLayer};
+use tower::{
+    ServiceBuilder,
+    util::{BoxCloneSyncService, MapResponseLayer},
+};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
@@ -50,7 +54,10 @@ const BODY_LIMIT: usize = 8 * 1024 * 1024;
 /// A request that takes longer is answered 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-pub fn router(state: AppState) -> Router {
+/// What answers an HTTP request: one boxed service.
+pub type Service = BoxCloneSyncService<Request, Response, Infallible>;
+
+pub fn router(state: AppState) -> Service {
     let api = Router::new()
         .merge(session::router())
         .merge(items::router())
@@ -64,10 +71,9 @@ pub fn router(state: AppState) -> Router {
         .merge(signup::router())
         .merge(messages::router())
         .merge(sso::router());
-    let mut routes = Router::new()
-        .nest("/api", api)
-        .merge(health::router())
-        .merge(web::router());
+    // Merged, not nested under `/api`: `nest` wraps every route in a layer that rewrites the
+    // request's URI without the prefix, on every request.
+    let mut routes = Router::new().merge(api).merge(health::router()).merge(web::router());
     // Only with metrics on: a layer on each route costs every request (see with_layers).
     if state.config.metrics_bind.is_some() {
         routes = routes.route_layer(middleware::from_fn(metered));
@@ -76,7 +82,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Counts and times a request under its route's pattern.
-async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -> axum::response::Response {
+async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -> Response {
     let method = request.method().clone();
     let started = std::time::Instant::now();
     let response = next.run(request).await;
@@ -92,7 +98,7 @@ async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -
 /// The layers every HTTP request passes through, around `routes`. They wrap the router once,
 /// as one service: `Router::layer` would wrap every route in each layer, boxed, and clone
 /// that chain of boxes on every request.
-fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
+fn with_layers(routes: Router<AppState>, state: AppState) -> Service {
     let mode = state.config.mode;
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(access_log::log))
@@ -100,7 +106,7 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(move |panic| {
             errors::render_errors(mode, errors::panic_response(panic))
         }))
-        .layer(MapResponseLayer::new(move |response: axum::response::Response| {
+        .layer(MapResponseLayer::new(move |response: Response| {
             errors::render_errors(mode, response)
         }))
         .layer(TimeoutLayer::with_status_code(
@@ -113,7 +119,7 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Router {
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let routes = routes.fallback(errors::not_found).with_state(state);
-    Router::new().fallback_service(layers.service(routes))
+    BoxCloneSyncService::new(layers.service(routes))
 }
 
 /// CORS for the origins allowed to use a visitor's session; wraps the real-time layer too,
@@ -148,7 +154,8 @@ mod tests {
         let state = AppState::new(config, store, None).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, with_layers(routes, state)).await });
+        let app = Router::new().fallback_service(with_layers(routes, state));
+        tokio::spawn(async move { axum::serve(listener, app).await });
         (format!("http://{addr}"), dir)
     }
 

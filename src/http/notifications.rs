@@ -24,8 +24,8 @@ use crate::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/notifications", get(list))
-        .route("/notifications/read", post(mark_read))
+        .route("/api/notifications", get(list))
+        .route("/api/notifications/read", post(mark_read))
 }
 
 #[utoipa::path(get, path = "/api/notifications", operation_id = "listNotifications", tag = "notifications", security(("session" = [])),

@@ -27,10 +27,10 @@ use crate::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/me", get(me).patch(set_email))
-        .route("/me/email", get(email))
-        .route("/login", post(login))
-        .route("/logout", post(logout))
+        .route("/api/me", get(me).patch(set_email))
+        .route("/api/me/email", get(email))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
 }
 
 /// Who is logged in.

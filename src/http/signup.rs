@@ -31,11 +31,11 @@ use crate::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/config", get(config))
-        .route("/signup", post(signup))
-        .route("/signup/verify", post(verify))
-        .route("/password-reset", post(request_reset))
-        .route("/password-reset/confirm", post(confirm_reset))
+        .route("/api/config", get(config))
+        .route("/api/signup", post(signup))
+        .route("/api/signup/verify", post(verify))
+        .route("/api/password-reset", post(request_reset))
+        .route("/api/password-reset/confirm", post(confirm_reset))
 }
 
 /// What the web app offers: `{ signup, signupDomains, oidc: { name } | null, passwordReset,

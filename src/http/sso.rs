@@ -26,8 +26,8 @@ const FAILED: &str = "/#/sso-failed";
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/oidc/login", get(login))
-        .route("/oidc/callback", get(callback))
+        .route("/api/oidc/login", get(login))
+        .route("/api/oidc/callback", get(callback))
 }
 
 /// Sends the browser to the provider to sign in.

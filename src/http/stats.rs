@@ -17,7 +17,7 @@ use crate::{
 };
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/stats", get(stats))
+    Router::new().route("/api/stats", get(stats))
 }
 
 /// Counts over the reports created in the period, and what became of them.

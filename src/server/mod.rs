@@ -17,7 +17,6 @@ use std::{
 };
 
 use axum::{
-    Router,
     body::{Body, Bytes},
     extract::ConnectInfo,
     http::{Request, Response, StatusCode},
@@ -26,7 +25,7 @@ use hyper::{body::Incoming, server::conn::http1};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::{net::TcpListener, sync::watch};
 use tokio_util::task::TaskTracker;
-use tower::ServiceExt;
+use tower::{ServiceExt, util::BoxCloneSyncService};
 
 pub use self::io::{ConnectionState, Deadlines, WriteObserver};
 use self::{caps::ConnectionCaps, io::GuardedIo};
@@ -47,11 +46,15 @@ pub struct Limits {
     pub shared_networks: SharedNetworks,
 }
 
+/// What answers each request: one boxed service, cloned per request (a `Router` with only a
+/// fallback would add its routing and a second box).
+pub type HttpService = BoxCloneSyncService<Request<Body>, Response<Body>, Infallible>;
+
 /// Serves `app` on `listener` until `shutdown` resolves; then stops accepting, gives in-flight
 /// requests up to `limits.shutdown` to finish, and returns (dropping what is left).
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: HttpService,
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
@@ -131,7 +134,7 @@ pub async fn serve(
 /// Answers the requests of one connection with the router, keeping the connection's state.
 #[derive(Clone)]
 struct ConnectionService {
-    app: Router,
+    app: HttpService,
     state: Arc<ConnectionState>,
     peer: SocketAddr,
     caps: Arc<ConnectionCaps>,
