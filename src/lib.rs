@@ -96,7 +96,7 @@ impl App {
         let state = AppState::new(config, store, redis_health).await?;
         let api = http::router(state.clone());
         let (socket_io, realtime) =
-            realtime::Server::attach(Router::new().fallback_service(api.clone()), state.clone(), redis).await?;
+            realtime::Server::attach(BoxCloneSyncService::new(api.clone()), state.clone(), redis).await?;
         // The Socket.IO client script in front: the Socket.IO layer would refuse its paths.
         let socket_io = ServiceBuilder::new()
             .layer(axum::middleware::from_fn(http::socket_io_client))

@@ -36,10 +36,7 @@ use axum::{
     middleware,
     response::Response,
 };
-use tower::{
-    ServiceBuilder,
-    util::{BoxCloneSyncService, MapResponseLayer},
-};
+use tower::{ServiceBuilder, util::MapResponseLayer};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
@@ -54,10 +51,7 @@ const BODY_LIMIT: usize = 8 * 1024 * 1024;
 /// A request that takes longer is answered 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// What answers an HTTP request: one boxed service.
-pub type Service = BoxCloneSyncService<Request, Response, Infallible>;
-
-pub fn router(state: AppState) -> Service {
+pub fn router(state: AppState) -> impl Api {
     let api = Router::new()
         .merge(session::router())
         .merge(items::router())
@@ -98,7 +92,7 @@ async fn metered(route: MatchedPath, request: Request, next: middleware::Next) -
 /// The layers every HTTP request passes through, around `routes`. They wrap the router once,
 /// as one service: `Router::layer` would wrap every route in each layer, boxed, and clone
 /// that chain of boxes on every request.
-fn with_layers(routes: Router<AppState>, state: AppState) -> Service {
+fn with_layers(routes: Router<AppState>, state: AppState) -> impl Api {
     let mode = state.config.mode;
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(access_log::log))
@@ -119,7 +113,22 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> Service {
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let routes = routes.fallback(errors::not_found).with_state(state);
-    BoxCloneSyncService::new(layers.service(routes))
+    layers.service(routes)
+}
+
+/// What `router` answers with: a service, not boxed here (whoever routes to it boxes it, once).
+pub trait Api:
+    tower::Service<Request, Response = Response, Error = Infallible, Future: Send + 'static> + Clone + Send + Sync + 'static
+{
+}
+
+impl<S> Api for S where
+    S: tower::Service<Request, Response = Response, Error = Infallible, Future: Send + 'static>
+        + Clone
+        + Send
+        + Sync
+        + 'static
+{
 }
 
 /// CORS for the origins allowed to use a visitor's session; wraps the real-time layer too,

@@ -30,6 +30,7 @@ use crate::{
     domain::Notification,
     json::NotificationJson,
     redis::{FailFastDriver, RedisAdapter},
+    server::HttpService,
     state::AppState,
     store::DeletedMessage,
 };
@@ -93,7 +94,7 @@ impl Server {
     /// Serves the events at `/socket.io/` in front of `router` (which answers what is not
     /// Socket.IO's).
     pub async fn attach(
-        router: Router,
+        router: HttpService,
         state: AppState,
         redis: Option<RedisAdapterCtr<FailFastDriver>>,
     ) -> anyhow::Result<(Router, Self)> {
