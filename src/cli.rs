@@ -139,8 +139,24 @@ const IMPORT_BATCH: usize = 1_000;
 
 pub async fn items(store: &Store, command: ItemsCommand) -> anyhow::Result<()> {
     match command {
-        ItemsCommand::Import { file } => import_items(store, &file).await,
+        ItemsCommand::Import { file } => {
+            import_items(store, &file).await?;
+            retire_orphan_ids(store).await
+        }
     }
+}
+
+/// Reports filed under an id no account has would go to whoever later takes it: such ids
+/// are retired, and the operator told.
+async fn retire_orphan_ids(store: &Store) -> anyhow::Result<()> {
+    let retired = store.retire_orphan_ids().await?;
+    if retired > 0 {
+        println!(
+            "{retired} ids that reports are filed under have no account: retired, so that nobody can \
+             take one and with it those reports (to keep them, import the accounts first: lostfound user import)"
+        );
+    }
+    Ok(())
 }
 
 /// `lostfound items import FILE`: every line checked, then written a batch at a time. A file

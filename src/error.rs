@@ -65,6 +65,15 @@ impl AppError {
         }
     }
 
+    /// 429 for requests counted per client address or account (sign-ups, resets, changes of
+    /// address), once there were too many.
+    pub fn too_many_requests(retry_after_secs: u64) -> Self {
+        Self::TooManyRequests {
+            message: "Too many requests, try again later",
+            retry_after_secs,
+        }
+    }
+
     pub fn invalid(message: impl Into<Cow<'static, str>>) -> Self {
         Self::Validation {
             message: message.into(),

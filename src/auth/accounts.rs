@@ -2,7 +2,7 @@
 
 use crate::{
     domain::{Account, NewAccount, Password, ValidationError},
-    store::{Store, StoreError},
+    store::{PasswordSet, Store, StoreError},
     time::now_ms,
 };
 
@@ -16,6 +16,8 @@ pub enum AccountError {
     Exists(String),
     #[error("no user '{0}'")]
     NotFound(String),
+    #[error("user '{0}' signs in with single sign-on, and has no password here")]
+    SingleSignOn(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -42,9 +44,9 @@ pub async fn set_password(
     password: &Password,
 ) -> Result<(), AccountError> {
     let hash = passwords.hash(password.clone()).await?;
-    if !store.set_password_hash(id, &hash).await? {
-        return Err(AccountError::NotFound(id.to_owned()));
+    match store.set_password_hash(id, &hash).await? {
+        PasswordSet::Done => Ok(unlock(store, id).await.map(drop)?),
+        PasswordSet::NoSuchUser => Err(AccountError::NotFound(id.to_owned())),
+        PasswordSet::SingleSignOn => Err(AccountError::SingleSignOn(id.to_owned())),
     }
-    unlock(store, id).await?;
-    Ok(())
 }

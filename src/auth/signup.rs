@@ -3,8 +3,8 @@
 
 use super::{AccountError, Passwords, token::token_hash, unlock};
 use crate::{
-    domain::{LinkToken, NewPasswordByLink, Signup, User},
-    store::{SignupOutcome, Store, StoreError},
+    domain::{LinkToken, NewPasswordByLink, Signup},
+    store::{SignupOutcome, Store, StoreError, Verified},
     time::now_ms,
 };
 
@@ -15,9 +15,16 @@ pub async fn sign_up(store: &Store, passwords: &Passwords, signup: &Signup) -> R
     Ok(store.sign_up(signup, &hash, now_ms()).await?)
 }
 
-/// Verifies an address with a link; the account, or `None` for a bad, used or expired link.
-pub async fn verify_email(store: &Store, token: &LinkToken) -> Result<Option<User>, StoreError> {
-    store.verify_email(&token_hash(token.as_str()), now_ms()).await
+/// Verifies an address with a link opened by `session_user` (the account logged in, if any):
+/// what it did, or `None` for a bad, used or expired link.
+pub async fn verify_email(
+    store: &Store,
+    token: &LinkToken,
+    session_user: Option<&str>,
+) -> Result<Option<Verified>, StoreError> {
+    store
+        .verify_email(&token_hash(token.as_str()), session_user, now_ms())
+        .await
 }
 
 /// Sets a password with a link: every session of the account ends, and its failed logins

@@ -53,6 +53,9 @@ const PER_DEVICE: i64 = 10;
 /// Sign-ups, or requests to reset a password, from one address in a window (multiplied for a
 /// shared network): each may send mail, and costs a password hash or a database write.
 const REQUESTS_PER_ADDRESS: i64 = 20;
+/// Changes of address one account may make in a window: each mails a link to an address
+/// that nobody has verified, the account's owner's choice.
+const ADDRESS_CHANGES_PER_ACCOUNT: i64 = 5;
 /// Windows and turns older than this are over; they are purged.
 const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 /// The device cookie, and how long a device stays trusted without logging in.
@@ -197,9 +200,19 @@ impl LoginThrottle {
     /// whatever it asks for: an address with an account takes as long as one without.
     pub async fn count_request(&self, kind: &str, addr: IpAddr) -> Result<Option<u64>, StoreError> {
         let key = format!("{kind}:{}", AddressKey::of(addr));
-        let now = now_ms();
-        let limit = self.shared.scaled(REQUESTS_PER_ADDRESS, addr);
-        Ok(match self.count(&key, None, limit, now).await? {
+        self.count_requests(&key, self.shared.scaled(REQUESTS_PER_ADDRESS, addr))
+            .await
+    }
+
+    /// Counts a change of address by account `account_id` (each mails a link to the new
+    /// one): `Some(seconds to wait)` once there were too many in the window.
+    pub async fn count_address_change(&self, account_id: &str) -> Result<Option<u64>, StoreError> {
+        let key = format!("email:{}", account_key(account_id));
+        self.count_requests(&key, ADDRESS_CHANGES_PER_ACCOUNT).await
+    }
+
+    async fn count_requests(&self, key: &str, limit: i64) -> Result<Option<u64>, StoreError> {
+        Ok(match self.count(key, None, limit, now_ms()).await? {
             Some(ThrottleDecision::Refused { retry_after_secs }) => Some(retry_after_secs),
             _ => None,
         })

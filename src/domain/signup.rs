@@ -178,6 +178,12 @@ impl AccountMailKind {
         }
     }
 
+    /// Whether it goes to an address verified (or vouched for by staff): only such mail may
+    /// carry words the account's holder chose, such as its name.
+    pub fn to_verified_address(self) -> bool {
+        !matches!(self, Self::Verify)
+    }
+
     /// The link the message carries, if any, and how long it stays good.
     pub fn link(self) -> Option<(LinkPurpose, i64)> {
         match self {

@@ -106,25 +106,24 @@ impl DisplayName {
 }
 
 /// An email address as people type them: `local@domain.tld`, trimmed, at most 254
-/// characters, no spaces or control characters. (Whether it receives mail only sending shows.)
+/// characters, no spaces or control characters. A quoted local part that needs no quotes is
+/// kept unquoted (`"\v\ictim"@x.example` is `victim@x.example`): one mailbox, one spelling.
+/// (Whether it receives mail only sending shows.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
 
 impl Email {
     pub fn parse(raw: &str) -> Result<Self, ValidationError> {
+        let invalid = || ValidationError::new("email", "Invalid email");
         let email = raw.trim();
-        let well_formed = email.len() <= 254
-            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-            && email.split_once('@').is_some_and(|(local, domain)| {
-                !local.is_empty()
-                    && !domain.contains('@')
-                    && domain.split('.').count() >= 2
-                    && domain.split('.').all(|label| !label.is_empty())
-            });
-        if well_formed {
-            Ok(Self(email.to_owned()))
-        } else {
-            Err(ValidationError::new("email", "Invalid email"))
+        if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(invalid());
+        }
+        let (local, domain) = email.rsplit_once('@').ok_or_else(invalid)?;
+        let domain_ok = domain.split('.').count() >= 2 && domain.split('.').all(|label| !label.is_empty());
+        match mailbox_local(local) {
+            Some(local) if domain_ok => Ok(Self(format!("{local}@{domain}"))),
+            _ => Err(invalid()),
         }
     }
 
@@ -139,6 +138,54 @@ impl Email {
             .map_or("", |(_, domain)| domain)
             .to_ascii_lowercase()
     }
+
+    /// The mailbox this address delivers to, for counting what is sent to it: case folded and
+    /// a `+tag` dropped (most providers deliver `ann+1@` to `ann@`).
+    pub fn mailbox(&self) -> String {
+        let (local, domain) = self.0.rsplit_once('@').unwrap_or((&self.0, ""));
+        let local = local.split_once('+').map_or(local, |(base, _)| base);
+        format!("{local}@{domain}").to_lowercase()
+    }
+
+    /// [`Email::mailbox`] of an address as stored (one that no longer parses counts folded).
+    pub fn mailbox_of(address: &str) -> String {
+        Self::parse(address).map_or_else(|_| address.to_lowercase(), |email| email.mailbox())
+    }
+}
+
+/// The local part of an address in its one spelling: a dot-atom as it is; a quoted string
+/// unquoted when its content is a dot-atom, else quoted with only the escapes it needs.
+/// `None` for anything else (a comment, a stray quote or `@`).
+fn mailbox_local(local: &str) -> Option<String> {
+    let Some(quoted) = local.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')) else {
+        return is_dot_atom(local).then(|| local.to_owned());
+    };
+    let mut content = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => content.push(chars.next()?),
+            '"' => return None,
+            c => content.push(c),
+        }
+    }
+    if is_dot_atom(&content) {
+        return Some(content);
+    }
+    (!content.is_empty() && !content.contains('@'))
+        .then(|| format!("\"{}\"", content.replace('\\', "\\\\").replace('"', "\\\"")))
+}
+
+/// RFC 5322's atoms joined by dots (any non-ASCII letter allowed, as RFC 6531 does).
+fn is_dot_atom(local: &str) -> bool {
+    const SPECIALS: &str = "!#$%&'*+-/=?^_`{|}~";
+    !local.is_empty()
+        && local.split('.').all(|atom| {
+            !atom.is_empty()
+                && atom
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || !c.is_ascii() || SPECIALS.contains(c))
+        })
 }
 
 /// A new password; never printed by `Debug`.
@@ -186,8 +233,27 @@ mod tests {
             "ann@@uni.example",
             "a nn@uni.example",
             "ann@uni..example",
+            "ann(comment)@uni.example",
+            "a\"nn@uni.example",
+            "\"a\"b\"@uni.example",
         ] {
             assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn one_mailbox_has_one_spelling_and_one_count() {
+        for spelling in ["victim@uni.example", "\"victim\"@uni.example", "\"\\v\\ictim\"@uni.example"] {
+            assert_eq!(Email::parse(spelling).unwrap().as_str(), "victim@uni.example", "{spelling}");
+        }
+        assert_eq!(
+            Email::parse("\"odd \\\"one\"@uni.example"),
+            Err(ValidationError::new("email", "Invalid email")),
+            "no spaces, quoted or not"
+        );
+        assert_eq!(Email::parse("\"a,b\"@uni.example").unwrap().as_str(), "\"a,b\"@uni.example");
+        for spelling in ["VICTIM@Uni.Example", "victim+prize@uni.example", "\"Victim+1\"@UNI.example"] {
+            assert_eq!(Email::parse(spelling).unwrap().mailbox(), "victim@uni.example", "{spelling}");
         }
     }
 

@@ -41,6 +41,7 @@ impl From<AccountError> for AppError {
             AccountError::Invalid(err) => err.into(),
             AccountError::Exists(_) => Self::Conflict("User already exists"),
             AccountError::NotFound(_) => Self::NotFound(USER_NOT_FOUND),
+            AccountError::SingleSignOn(_) => Self::Conflict("This account signs in with single sign-on"),
             AccountError::Store(err) => err.into(),
             AccountError::Other(err) => err.into(),
         }
@@ -116,6 +117,7 @@ async fn update(
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
         (status = 404, response = schemas::NoUser),
+        (status = 409, description = "This account signs in with single sign-on", body = schemas::ErrorBody),
         (status = 413, response = schemas::TooLarge),
     ))]
 async fn reset_password(

@@ -76,7 +76,7 @@ use crate::{json, state::AppState};
             schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::DisposalBody, schemas::CloseBody, schemas::LoginBody,
             schemas::EmailBody, schemas::NewAccountBody, schemas::AccountPatchBody, schemas::PasswordBody,
             schemas::PasswordChangeBody, schemas::ClaimBody, schemas::DecisionBody, schemas::MarkReadBody,
-            schemas::SignupBody, schemas::TokenBody, schemas::NewPasswordBody, super::signup::ConfigJson,
+            schemas::SignupBody, schemas::TokenBody, schemas::NewPasswordBody, super::signup::ConfigJson, super::signup::VerifiedJson,
             views::OkJson, views::MatchJson, json::UserJson, views::MeJson, views::LoginJson, views::EmailJson,
             views::EmailSavedJson, views::AccountJson, views::ClaimJson, views::ChangeJson,
             json::NotificationJson, super::health::HealthJson,

@@ -48,10 +48,16 @@ async fn me(Viewer(session): Viewer) -> Response {
     responses(
         (status = 200, description = "Saved: the address in use, and the one waiting for its verification", body = EmailSavedJson),
         (status = 400, description = "Invalid email, Invalid lang", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
+        (status = 429, response = schemas::TooManyRequests),
     ))]
 async fn set_email(State(state): State<AppState>, SignedIn(session): SignedIn, body: JsonObject) -> Result<Response> {
     let change = ProfileChange::parse(&body.fields)?;
     let user = &session.user.id;
+    if change.email().and_then(|change| change.email()).is_some()
+        && let Some(retry_after_secs) = state.throttle.count_address_change(user).await?
+    {
+        return Err(AppError::too_many_requests(retry_after_secs));
+    }
     if let Some(lang) = change.lang() {
         state.store.set_lang(user, lang).await?;
     }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
+    current_user::Viewer,
     extract::{ClientAddr, JsonObject},
     schemas,
     session::with_cookies,
@@ -25,7 +26,7 @@ use crate::{
     domain::{BAD_LINK, LinkToken, NewPasswordByLink, ResetRequest, Signup},
     error::{AppError, Result},
     state::AppState,
-    store::SignupOutcome,
+    store::{SignupOutcome, Verified},
     time::now_ms,
 };
 
@@ -83,7 +84,8 @@ async fn config(State(state): State<AppState>) -> Response {
 }
 
 /// Signs up: an account that cannot log in until its address is verified by the link mailed
-/// to it. An address that has an account already gets the same answer (and a mail saying so).
+/// to it. An address that has an account already gets the same answer (and a mail saying so),
+/// and the id is taken all the same: nothing the asker can see depends on the address.
 #[utoipa::path(post, path = "/api/signup", operation_id = "signUp", tag = "session", request_body = schemas::SignupBody,
     responses(
         (status = 200, description = "A link to verify the address is on its way", body = OkJson),
@@ -104,25 +106,52 @@ async fn signup(State(state): State<AppState>, ClientAddr(addr): ClientAddr, bod
     }
     refuse_too_many(&state, "signup", addr).await?;
     match sign_up(&state.store, &state.passwords, &signup).await? {
-        SignupOutcome::Created | SignupOutcome::AddressKnown => Ok(Json(OkJson::DONE)),
+        SignupOutcome::Created => Ok(Json(OkJson::DONE)),
         SignupOutcome::IdTaken => Err(AppError::Conflict("Id already taken")),
     }
 }
 
-/// Verifies an address with the token of the link mailed to it, and logs in.
+/// Verifies an address with the token of the link mailed to it. A sign-up's link logs in; a
+/// link to a new address of an account in use only confirms it, and only for the account
+/// logged in (anyone else, who may have it by a typo, is told to log in first).
 #[utoipa::path(post, path = "/api/signup/verify", operation_id = "verifyEmail", tag = "session", request_body = schemas::TokenBody,
     responses(
-        (status = 200, description = "Verified and logged in; `Set-Cookie: sid=…`", body = LoginJson),
+        (status = 200, description = "A sign-up verified and logged in (`{ ok, user }`, `Set-Cookie: sid=…`), or a new address confirmed (`{ ok, email }`)", body = VerifiedJson),
         (status = 400, description = "Invalid or expired link", body = schemas::ErrorBody),
-        (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
+        (status = 403, description = "Log in to confirm this address (a new address of an account in use; the link stays good), or a cross-site request", body = schemas::ErrorBody),
+        (status = 413, response = schemas::TooLarge),
     ))]
-async fn verify(State(state): State<AppState>, headers: HeaderMap, body: JsonObject) -> Result<Response> {
+async fn verify(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    headers: HeaderMap,
+    body: JsonObject,
+) -> Result<Response> {
     let token = LinkToken::parse(&body.fields)?;
-    let user = verify_email(&state.store, &token)
-        .await?
-        .ok_or(AppError::invalid(BAD_LINK))?;
-    let session = state.sessions.start(&user.id, &headers).await?;
-    Ok(with_cookies(Json(LoginJson::new(&user)), [session]))
+    let session_user = viewer.as_ref().map(|session| session.user.id.as_str());
+    match verify_email(&state.store, &token, session_user).await? {
+        None => Err(AppError::invalid(BAD_LINK)),
+        Some(Verified::LogInFirst) => Err(AppError::NotAllowed("Log in to confirm this address")),
+        Some(Verified::AddressConfirmed { email }) => Ok(Json(VerifiedJson::Address { ok: true, email }).into_response()),
+        Some(Verified::SignedUp(user)) => {
+            let session = state.sessions.start(&user.id, &headers).await?;
+            Ok(with_cookies(Json(VerifiedJson::SignedUp(LoginJson::new(&user))), [session]))
+        }
+    }
+}
+
+/// `POST /api/signup/verify`: a sign-up logged in, or a new address confirmed.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[schema(as = Verified)]
+pub enum VerifiedJson<'a> {
+    SignedUp(LoginJson<'a>),
+    Address {
+        #[schema(value_type = bool, example = true)]
+        ok: bool,
+        /// The account's address now.
+        email: String,
+    },
 }
 
 /// Mails a link to set a new password to the account with this verified address, if there is
@@ -172,10 +201,7 @@ async fn confirm_reset(
 /// 429 once an address has made too many requests of `kind` in the throttle's window.
 async fn refuse_too_many(state: &AppState, kind: &str, addr: std::net::IpAddr) -> Result<()> {
     match state.throttle.count_request(kind, addr).await? {
-        Some(retry_after_secs) => Err(AppError::TooManyRequests {
-            message: "Too many requests, try again later",
-            retry_after_secs,
-        }),
+        Some(retry_after_secs) => Err(AppError::too_many_requests(retry_after_secs)),
         None => Ok(()),
     }
 }

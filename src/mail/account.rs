@@ -9,7 +9,7 @@ use super::Mailer;
 use crate::{
     auth::Token,
     domain::{AccountMailKind, Phrase},
-    store::{OutgoingAccountMail, Store},
+    store::{NewLink, OutgoingAccountMail, Store},
     time::now_ms,
 };
 
@@ -23,15 +23,24 @@ pub(super) async fn compose(mailer: &Mailer, store: &Store, mail: &OutgoingAccou
             let token = Token::generate();
             let now = now_ms();
             let expires_at = now + lifetime_ms;
-            store
-                .insert_link_token(&token.hash(), &mail.user.id, purpose, &mail.address, now, expires_at)
-                .await?;
+            let link = NewLink {
+                mail_id: mail.id,
+                token_hash: &token.hash(),
+                user_id: &mail.user.id,
+                purpose,
+                email: &mail.address,
+            };
+            if !store.insert_link_token(&link, now, expires_at).await? {
+                anyhow::bail!("withdrawn: a new password or address ended the account's links");
+            }
             Some(format!("{site}/#/{}/{}", purpose.as_str(), token.value()))
         }
         None => None,
     };
     let (subject, body) = words(mail, site, link.as_deref().unwrap_or_default())?;
-    let to = Mailbox::new(Some(mail.user.name.clone()), mail.address.parse()?);
+    // An address nobody verified yet is sent no words its requester chose: not even a name.
+    let name = mail.kind.to_verified_address().then(|| mail.user.name.clone());
+    let to = Mailbox::new(name, mail.address.parse()?);
     Ok(mailer
         .message(to, &subject)
         .message_id(Some(
@@ -53,12 +62,10 @@ fn words(mail: &OutgoingAccountMail, site: &str, link: &str) -> anyhow::Result<(
     } else {
         link
     };
-    let values = [
-        ("name", mail.user.name.as_str()),
-        ("address", mail.address.as_str()),
-        ("id", mail.user.id.as_str()),
-        ("link", link),
-    ];
+    let mut values = vec![("address", mail.address.as_str()), ("link", link)];
+    if mail.kind.to_verified_address() {
+        values.extend([("name", mail.user.name.as_str()), ("id", mail.user.id.as_str())]);
+    }
     let kind = mail.kind.as_str();
     let subject = Phrase::new(&format!("account.{kind}.subject"), &[]).say(mail.lang);
     let body = Phrase::new(&format!("account.{kind}.body"), &values).say(mail.lang);

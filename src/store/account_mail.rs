@@ -5,24 +5,27 @@
 //! address, it is sent at most [`PER_ADDRESS`] such messages an hour.
 
 use super::{Store, StoreError, statement::Tx, with_pool};
-use crate::domain::{AccountMailKind, Lang, LinkPurpose, User};
+use crate::domain::{AccountMailKind, Email, Lang, LinkPurpose, User};
 
 /// Account mail one address is sent in an hour at most; more is not queued (the asker is not
 /// told: that would say which addresses have accounts).
 const PER_ADDRESS: i64 = 5;
 const HOUR_MS: i64 = 3_600_000;
 
-const QUEUE: &str = "INSERT INTO account_mail (user_id, purpose, address, created_at, next_attempt_at, sent_at) \
-     SELECT $1, $2, $3, $4, $4, $7 \
-     WHERE (SELECT COUNT(*) FROM account_mail WHERE lower(address) = lower($3) AND created_at > $5) < $6";
+/// Counted by the mailbox (`$8`) the address delivers to, however it is spelt.
+const QUEUE: &str = "INSERT INTO account_mail (user_id, purpose, address, created_at, next_attempt_at, sent_at, mailbox) \
+     SELECT $1, $2, $3, $4, $4, $7, $8 \
+     WHERE (SELECT COUNT(*) FROM account_mail WHERE mailbox = $8 AND created_at > $5) < $6";
 /// Takes the message due first; see `outbox::TAKE` for why `next_attempt_at` is checked twice.
 const TAKE: &str = "UPDATE account_mail SET attempts = attempts + 1, next_attempt_at = $2 \
      WHERE id = (SELECT id FROM account_mail WHERE sent_at IS NULL AND next_attempt_at <= $1 \
                  ORDER BY next_attempt_at, id LIMIT 1) \
        AND sent_at IS NULL AND next_attempt_at <= $1 \
      RETURNING id, user_id, purpose, address, attempts, created_at";
+/// Only while the message it goes in (`$7`) is still to be sent: a new password or address
+/// closes the account's queued messages, and a link made after that would outlive them.
 const INSERT_TOKEN: &str = "INSERT INTO account_tokens (token_hash, user_id, purpose, email, created_at, expires_at) \
-     VALUES ($1, $2, $3, $4, $5, $6)";
+     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM account_mail WHERE id = $7 AND sent_at IS NULL)";
 
 /// Queues `kind` of mail to `address` about account `user_id` on `tx`, unless the address has
 /// had its share this hour. Without an account (`None`) it is recorded as if sent: it counts
@@ -42,8 +45,18 @@ pub(super) async fn queue_account_mail(
         (now - HOUR_MS).into(),
         PER_ADDRESS.into(),
         user_id.is_none().then_some(now).into(),
+        Email::mailbox_of(address).into(),
     ];
     tx.run(QUEUE, &args).await.map(drop)
+}
+
+/// A link's token, as kept: its hash, for the message `mail_id` that carries it.
+pub struct NewLink<'a> {
+    pub mail_id: i64,
+    pub token_hash: &'a str,
+    pub user_id: &'a str,
+    pub purpose: LinkPurpose,
+    pub email: &'a str,
 }
 
 /// A message about an account to send.
@@ -83,25 +96,19 @@ impl Store {
         with_pool!(self, write, |pool| take(pool, now, lease_until).await)
     }
 
-    /// Keeps a link's token (its hash) for the account, good until `expires_at`.
-    pub async fn insert_link_token(
-        &self,
-        token_hash: &str,
-        user_id: &str,
-        purpose: LinkPurpose,
-        email: &str,
-        now: i64,
-        expires_at: i64,
-    ) -> Result<(), StoreError> {
+    /// Keeps a link's token (its hash), good until `expires_at`; false when its message was
+    /// closed meanwhile (then no link is made).
+    pub async fn insert_link_token(&self, link: &NewLink<'_>, now: i64, expires_at: i64) -> Result<bool, StoreError> {
         let args = [
-            token_hash.into(),
-            user_id.into(),
-            purpose.as_str().into(),
-            email.into(),
+            link.token_hash.into(),
+            link.user_id.into(),
+            link.purpose.as_str().into(),
+            link.email.into(),
             now.into(),
             expires_at.into(),
+            link.mail_id.into(),
         ];
-        self.write(INSERT_TOKEN, &args).await.map(drop)
+        Ok(self.write(INSERT_TOKEN, &args).await? > 0)
     }
 
     /// Account mail `id` was sent: kept a day, counted towards its address's share.

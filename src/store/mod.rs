@@ -40,7 +40,7 @@ use sqlx::{
 
 use self::writer::Writer;
 use crate::domain::Notification;
-pub use account_mail::OutgoingAccountMail;
+pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use items::{ChangeRecord, Thumbnail};
@@ -48,9 +48,9 @@ pub use listing::{Count, EXACT_COUNT_UP_TO};
 pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
-pub use signup::{EmailState, ImportOutcome, SignupOutcome};
+pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
 pub use sso::{NO_PASSWORD, SsoOutcome};
-pub use users::{AccountChange, LoginRecord};
+pub use users::{AccountChange, LoginRecord, PasswordSet};
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

@@ -16,29 +16,57 @@ use crate::domain::{AccountMailKind, Email, ImportedAccount, LinkPurpose, Signup
 /// address as it stored it: mail goes there, not to the spelling someone typed.
 const OWNER_OF: &str =
     "SELECT id, email FROM users WHERE lower(email) = lower($1) AND verified AND NOT disabled ORDER BY id";
-/// A sign-up waiting for this address's verification, and the address as it was given.
-const WAITING_FOR: &str =
-    "SELECT id, pending_email FROM users WHERE NOT verified AND lower(pending_email) = lower($1) ORDER BY id";
+/// [`OWNER_OF`], for a new password: an account linked to single sign-on has none to set.
+const RESETTABLE_OWNER_OF: &str = "SELECT id, email FROM users \
+     WHERE lower(email) = lower($1) AND verified AND NOT disabled AND oidc_subject IS NULL ORDER BY id";
+/// Whether id `$1` is taken by an account, or retired, for a sign-up for address `$2`: a
+/// sign-up still waiting for that same address does not count (the new one replaces it).
+const ID_TAKEN_FOR_SIGNUP: &str = "SELECT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1) \
+         AND (verified OR lower(COALESCE(pending_email, '')) <> lower($2))) \
+     OR EXISTS (SELECT 1 FROM retired_ids WHERE id_key = lower($1))";
+/// The mail of the sign-ups waiting for address `$1` stays (it counts towards the address's
+/// share) but is never sent, and no longer belongs to them.
+const DETACH_WAITING_MAIL: &str = "UPDATE account_mail SET user_id = NULL, sent_at = COALESCE(sent_at, $2) \
+     WHERE user_id IN (SELECT id FROM users WHERE NOT verified AND lower(pending_email) = lower($1))";
+/// The sign-ups waiting for address `$1`; their links go with them.
+const DELETE_WAITING: &str = "DELETE FROM users WHERE NOT verified AND lower(pending_email) = lower($1)";
 /// Takes a good link's token: gone once used, refused once expired.
 const TAKE_TOKEN: &str = "DELETE FROM account_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3 \
      RETURNING user_id, email";
+/// The enabled account a good link to verify an address (`$1`) belongs to, and whether it was
+/// verified before (then the link confirms a change of address).
+const LINK_ACCOUNT: &str = "SELECT u.id, u.verified FROM account_tokens t JOIN users u ON u.id = t.user_id \
+     WHERE t.token_hash = $1 AND t.purpose = 'verify' AND t.expires_at > $2 AND NOT u.disabled";
 /// The address verified becomes the account's; a sign-up may log in from now on.
 const VERIFY: &str = "UPDATE users SET email = $2, verified = TRUE, \
      pending_email = CASE WHEN lower(pending_email) = lower($2) THEN NULL ELSE pending_email END \
      WHERE id = $1 AND NOT disabled RETURNING id, name, is_admin";
-const GOOD_TOKEN: &str =
-    "SELECT user_id FROM account_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3";
+/// A good link's account, when it may have a password (it is not linked to single sign-on).
+const GOOD_TOKEN: &str = "SELECT t.user_id FROM account_tokens t JOIN users u ON u.id = t.user_id \
+     WHERE t.token_hash = $1 AND t.purpose = $2 AND t.expires_at > $3 AND u.oidc_subject IS NULL";
 
 /// What became of a sign-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignupOutcome {
-    /// A new account waits for its address to be verified.
+    /// The id is the sign-up's now, waiting for the address to be verified. When the address
+    /// has an account already, its owner is told so instead, and the new one can never be
+    /// verified (it is forgotten with the other sign-ups never verified): the asker sees the
+    /// same in both cases, down to the id being taken.
     Created,
-    /// The address has an account already (or a sign-up waiting for it): its owner is told
-    /// by mail, the asker gets the same answer as for [`SignupOutcome::Created`].
-    AddressKnown,
-    /// The id is taken (in any case).
+    /// The id is taken (in any case), or was an account's once.
     IdTaken,
+}
+
+/// What a link that verifies an address did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verified {
+    /// A sign-up's address: the account may log in, and the link's holder is logged in.
+    SignedUp(User),
+    /// A new address of an account in use, confirmed by its owner, logged in.
+    AddressConfirmed { email: String },
+    /// A new address of an account in use, and the link was opened without the account's
+    /// session: it may have reached someone else by a typo. Nothing changed.
+    LogInFirst,
 }
 
 /// What became of one row of an accounts file.
@@ -67,19 +95,25 @@ impl Store {
         Ok(outcome)
     }
 
-    /// Verifies an address with a link's token: it becomes the account's address, and a
-    /// sign-up may log in. The user, or `None` for a bad, used or expired link.
-    pub async fn verify_email(&self, token_hash: &str, now: i64) -> Result<Option<User>, StoreError> {
-        with_pool!(self, write, |pool| verify_email(pool, token_hash, now).await)
+    /// Verifies an address with a link's token, opened by `session_user` (the account logged
+    /// in, if any): it becomes the account's address, and a sign-up may log in. What it did,
+    /// or `None` for a bad, used or expired link.
+    pub async fn verify_email(
+        &self,
+        token_hash: &str,
+        session_user: Option<&str>,
+        now: i64,
+    ) -> Result<Option<Verified>, StoreError> {
+        with_pool!(self, write, |pool| verify_email(pool, token_hash, session_user, now).await)
     }
 
-    /// Mails a link to set a new password to each account this verified address belongs to;
-    /// an address with none is told so. Either way one message is queued (the same work, so
+    /// Mails a link to set a new password to each account this verified address belongs to
+    /// (but those that sign in with single sign-on); an address with none is told so. Either way one message is queued (the same work, so
     /// both take as long), and the asker cannot tell them apart.
     pub async fn request_password_reset(&self, email: &Email, now: i64) -> Result<(), StoreError> {
         let address = email.as_str();
         with_pool!(self, write, |pool| {
-            let owners: Vec<(String, String)> = pool.rows(OWNER_OF, &[address.into()]).await?;
+            let owners: Vec<(String, String)> = pool.rows(RESETTABLE_OWNER_OF, &[address.into()]).await?;
             for (owner, stored) in &owners {
                 queue_account_mail(pool, Some(owner), AccountMailKind::Reset, stored, now).await?;
             }
@@ -215,30 +249,17 @@ impl Store {
 
 /// [`Store::sign_up`], on `tx`.
 async fn sign_up(tx: &mut impl Tx, signup: &Signup, password_hash: &str, now: i64) -> sqlx::Result<SignupOutcome> {
-    let address = signup.email().as_str();
-    let (taken,): (bool,) = tx
-        .row(
-            "SELECT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1))",
-            &[signup.id().as_str().into()],
-        )
-        .await?;
+    let (id, address) = (signup.id().as_str(), signup.email().as_str());
+    let (taken,): (bool,) = tx.row(ID_TAKEN_FOR_SIGNUP, &[id.into(), address.into()]).await?;
     if taken {
         return Ok(SignupOutcome::IdTaken);
     }
-    if let Some((owner, stored)) = tx.rows::<(String, String)>(OWNER_OF, &[address.into()]).await?.first() {
-        queue_account_mail(tx, Some(owner), AccountMailKind::Registered, stored, now).await?;
-        return Ok(SignupOutcome::AddressKnown);
-    }
-    if let Some((waiting, given)) = tx
-        .rows::<(String, String)>(WAITING_FOR, &[address.into()])
-        .await?
-        .first()
-    {
-        queue_account_mail(tx, Some(waiting), AccountMailKind::Verify, given, now).await?;
-        return Ok(SignupOutcome::AddressKnown);
-    }
+    // A newer sign-up for an address replaces those still waiting for it, links and all:
+    // whoever verifies the address gets the account they made, with their password.
+    tx.run(DETACH_WAITING_MAIL, &[address.into(), now.into()]).await?;
+    tx.run(DELETE_WAITING, &[address.into()]).await?;
     let row = NewUserRow {
-        id: signup.id().as_str(),
+        id,
         name: signup.name().as_str(),
         is_admin: false,
         email: None,
@@ -250,20 +271,65 @@ async fn sign_up(tx: &mut impl Tx, signup: &Signup, password_hash: &str, now: i6
     if row.insert(tx, now).await?.is_none() {
         return Ok(SignupOutcome::IdTaken);
     }
-    queue_account_mail(tx, Some(signup.id().as_str()), AccountMailKind::Verify, address, now).await?;
+    match tx.rows::<(String, String)>(OWNER_OF, &[address.into()]).await?.first() {
+        Some((owner, stored)) => queue_account_mail(tx, Some(owner), AccountMailKind::Registered, stored, now).await?,
+        None => queue_account_mail(tx, Some(id), AccountMailKind::Verify, address, now).await?,
+    }
     Ok(SignupOutcome::Created)
 }
 
-/// [`Store::verify_email`], on `tx`.
-async fn verify_email(tx: &mut impl Tx, token_hash: &str, now: i64) -> sqlx::Result<Option<User>> {
-    let Some((user_id, email)) = take_token(tx, token_hash, LinkPurpose::Verify, now).await? else {
+/// [`Store::verify_email`], on `tx`. A new address ends the account's links to set a
+/// password: they were mailed to the old one.
+async fn verify_email(
+    tx: &mut impl Tx,
+    token_hash: &str,
+    session_user: Option<&str>,
+    now: i64,
+) -> sqlx::Result<Option<Verified>> {
+    let args = [token_hash.into(), now.into()];
+    let Some((user_id, was_verified)) = tx.rows::<(String, bool)>(LINK_ACCOUNT, &args).await?.pop() else {
+        return Ok(None);
+    };
+    // The holder of a link to a new address may not be the account's owner (a typo): only
+    // the owner, logged in, confirms it; the link stays good until then.
+    if was_verified && session_user != Some(user_id.as_str()) {
+        return Ok(Some(Verified::LogInFirst));
+    }
+    let Some((_, email)) = take_token(tx, token_hash, LinkPurpose::Verify, now).await? else {
         return Ok(None);
     };
     let user: Option<UserRow> = tx
         .rows(VERIFY, &[user_id.as_str().into(), email.as_deref().into()])
         .await?
         .pop();
-    Ok(user.map(User::from))
+    let Some(user) = user else { return Ok(None) };
+    end_reset_links(tx, &user_id, now).await?;
+    Ok(Some(if was_verified {
+        Verified::AddressConfirmed {
+            email: email.unwrap_or_default(),
+        }
+    } else {
+        Verified::SignedUp(user.into())
+    }))
+}
+
+/// Ends every link account `user_id` has to set a password (a reset's, an import's welcome),
+/// those mailed and those still queued, on `tx`: a new password or a new address makes them
+/// stale. (A message being composed as this runs finds its mail closed and makes no link:
+/// see [`super::account_mail`].)
+pub(super) async fn end_reset_links(tx: &mut impl Tx, user_id: &str, now: i64) -> sqlx::Result<()> {
+    tx.run(
+        "DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2",
+        &[user_id.into(), LinkPurpose::Reset.as_str().into()],
+    )
+    .await?;
+    let kinds = [AccountMailKind::Reset, AccountMailKind::Welcome].map(|kind| kind.as_str());
+    tx.run(
+        "UPDATE account_mail SET sent_at = $2 WHERE user_id = $1 AND sent_at IS NULL AND purpose IN ($3, $4)",
+        &[user_id.into(), now.into(), kinds[0].into(), kinds[1].into()],
+    )
+    .await
+    .map(drop)
 }
 
 /// [`Store::reset_password`], on `tx`.
@@ -284,11 +350,7 @@ async fn reset_password(
     )
     .await?;
     end_sessions_of(tx, &user_id, now).await?;
-    tx.run(
-        "DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2",
-        &[user_id.as_str().into(), LinkPurpose::Reset.as_str().into()],
-    )
-    .await?;
+    end_reset_links(tx, &user_id, now).await?;
     Ok(Some(user_id))
 }
 

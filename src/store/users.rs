@@ -3,6 +3,7 @@
 
 use super::{
     Store, StoreError,
+    signup::end_reset_links,
     statement::{Arg, Tx},
     with_pool,
 };
@@ -97,15 +98,27 @@ const UPDATE_ACCOUNT: &str = concat!(
     account_columns!()
 );
 /// Inserts nothing when an id that differs only in case is taken (the unique index on
-/// `lower(id)` backs this up once the server has started: see [`Store::fold_ids`]).
+/// `lower(id)` backs this up once the server has started: see [`Store::fold_ids`]), or
+/// retired: a removed account's reports stay filed under its id.
 const INSERT_USER: &str = concat!(
     "INSERT INTO users (id, name, is_admin, email, password_hash, created_at, verified, pending_email, oidc_subject) \
      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 \
-     WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1)) RETURNING ",
+     WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1)) \
+       AND NOT EXISTS (SELECT 1 FROM retired_ids WHERE id_key = lower($1)) RETURNING ",
     account_columns!()
 );
-const LOGIN_RECORD: &str =
-    "SELECT id, name, is_admin, password_hash, disabled, verified FROM users WHERE lower(id) = lower($1)";
+/// Retires id `$1`: no account may take it again.
+const RETIRE_ID: &str = "INSERT INTO retired_ids (id_key, retired_at) VALUES (lower($1), $2) ON CONFLICT DO NOTHING";
+/// Retires the ids that reports are filed under but no account has (an import's); how many.
+const RETIRE_ORPHAN_IDS: &str = "INSERT INTO retired_ids (id_key, retired_at) \
+     SELECT DISTINCT lower(created_by), $1 FROM items \
+     WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(users.id) = lower(items.created_by)) \
+     ON CONFLICT DO NOTHING";
+/// An account linked to single sign-on has no password here, whatever was stored before it
+/// was linked: it signs in at the provider only, which decides its role at each sign-in.
+const LOGIN_RECORD: &str = "SELECT id, name, is_admin, \
+     CASE WHEN oidc_subject IS NULL THEN password_hash ELSE '!' END AS password_hash, disabled, verified \
+     FROM users WHERE lower(id) = lower($1)";
 const SELECT_ACCOUNT: &str = concat!("SELECT ", account_columns!(), " FROM users WHERE lower(id) = lower($1)");
 /// Ids that differ only in case, each pair once.
 const CASE_TWINS: &str = "SELECT a.id, b.id FROM users a JOIN users b ON lower(a.id) = lower(b.id) AND a.id < b.id \
@@ -115,6 +128,15 @@ const FOLD_IDS: &str = "CREATE UNIQUE INDEX IF NOT EXISTS users_by_folded_id ON 
 /// Locks the rows of the active administrators (an update that changes nothing) and names
 /// them: on PostgreSQL a concurrent change of any of them waits, then reads this one's outcome.
 const LOCK_ADMINS: &str = "UPDATE users SET is_admin = is_admin WHERE is_admin AND NOT disabled RETURNING id";
+
+/// What became of a new password.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PasswordSet {
+    Done,
+    NoSuchUser,
+    /// The account is linked to single sign-on, and has no password.
+    SingleSignOn,
+}
 
 /// What became of a change to an account that could take an administrator away.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -251,6 +273,12 @@ impl Store {
             {
                 end_sessions_of(pool, &row.user.id, now_ms()).await?;
             }
+            // Links to set a password went to the old address.
+            if let Some(row) = &row
+                && email.is_some()
+            {
+                end_reset_links(pool, &row.user.id, now_ms()).await?;
+            }
             Ok(row.map_or(AccountChange::NotFound, |row| AccountChange::Done(row.into())))
         })
     }
@@ -259,14 +287,22 @@ impl Store {
         Ok(self.login_record(id).await?.map(|record| record.user))
     }
 
-    /// Sets (or, with `None`, removes) the address an account is mailed at, as staff do;
-    /// false if no such account.
+    /// Sets (or, with `None`, removes) the address an account is mailed at, as staff do,
+    /// ending its links to set a password; false if no such account.
     pub async fn set_email(&self, id: &str, email: Option<&str>) -> Result<bool, StoreError> {
-        let args = [id.into(), email.into()];
-        Ok(self
-            .write("UPDATE users SET email = $2 WHERE lower(id) = lower($1)", &args)
-            .await?
-            > 0)
+        with_pool!(self, write, |pool| {
+            let stored: Option<(String,)> = pool
+                .rows(
+                    "UPDATE users SET email = $2 WHERE lower(id) = lower($1) RETURNING id",
+                    &[id.into(), email.into()],
+                )
+                .await?
+                .pop();
+            if let Some((id,)) = &stored {
+                end_reset_links(pool, id, now_ms()).await?;
+            }
+            Ok(stored.is_some())
+        })
     }
 
     /// The language user `id` is written to in (emails).
@@ -297,25 +333,37 @@ impl Store {
         Ok(rows.into_iter().map(User::from).collect())
     }
 
-    /// Sets a new password hash and ends every session of the user. False if no such user.
-    pub async fn set_password_hash(&self, id: &str, password_hash: &str) -> Result<bool, StoreError> {
+    /// Sets a new password hash and ends every session of the user and every link to set a
+    /// password. An account linked to single sign-on gets none: it signs in there only.
+    pub async fn set_password_hash(&self, id: &str, password_hash: &str) -> Result<PasswordSet, StoreError> {
         with_pool!(self, write, |pool| {
-            let stored: Option<(String,)> = pool
+            let stored: Option<(String, bool)> = pool
                 .rows(
-                    "UPDATE users SET password_hash = $2 WHERE lower(id) = lower($1) RETURNING id",
-                    &[id.into(), password_hash.into()],
+                    "SELECT id, oidc_subject IS NOT NULL FROM users WHERE lower(id) = lower($1)",
+                    &[id.into()],
                 )
                 .await?
                 .pop();
-            if let Some((id,)) = &stored {
-                end_sessions_of(pool, id, now_ms()).await?;
+            let Some((id, linked)) = stored else {
+                return Ok(PasswordSet::NoSuchUser);
+            };
+            if linked {
+                return Ok(PasswordSet::SingleSignOn);
             }
-            Ok(stored.is_some())
+            pool.run(
+                "UPDATE users SET password_hash = $2 WHERE id = $1",
+                &[id.as_str().into(), password_hash.into()],
+            )
+            .await?;
+            end_sessions_of(pool, &id, now_ms()).await?;
+            end_reset_links(pool, &id, now_ms()).await?;
+            Ok(PasswordSet::Done)
         })
     }
 
     /// Deletes the user and, by cascade, their sessions (recorded as ended first); their
-    /// items stay. Refused for the last active administrator.
+    /// items stay, and the id is retired (nobody can take it, and with it those items).
+    /// Refused for the last active administrator.
     pub async fn remove_user(&self, id: &str) -> Result<AccountChange<()>, StoreError> {
         with_pool!(self, write, |pool| {
             if is_last_admin(pool, id).await? {
@@ -335,11 +383,18 @@ impl Store {
                     end_sessions_of(pool, &id, now_ms()).await?;
                     pool.run("DELETE FROM users WHERE id = $1", &[id.as_str().into()])
                         .await?;
+                    pool.run(RETIRE_ID, &[id.as_str().into(), now_ms().into()]).await?;
                     Ok(AccountChange::Done(()))
                 }
                 None => Ok(AccountChange::NotFound),
             }
         })
+    }
+
+    /// Retires every id that reports are filed under and no account has (see `items import`);
+    /// how many were retired now.
+    pub async fn retire_orphan_ids(&self) -> Result<u64, StoreError> {
+        self.write(RETIRE_ORPHAN_IDS, &[now_ms().into()]).await
     }
 
     /// The names of the enabled staff accounts.

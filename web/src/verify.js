@@ -1,7 +1,8 @@
 // Confirming an address (#/verify/TOKEN): the link mailed after a sign-up, or after a change
-// of address on My account. The service confirms it and logs this browser in to the account.
-import { attempt } from "./api.js";
-import { clearErrors } from "./announce.js";
+// of address on My account. A sign-up's link logs this browser in to the new account; a new
+// address is confirmed only with its account logged in here (the link may have gone astray).
+import { api } from "./api.js";
+import { clearErrors, showError } from "./announce.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -29,19 +30,30 @@ export class Verify {
   async confirm(token) {
     this.result.replaceChildren(h("p", {}, t("verify.confirming")));
     this.result.setAttribute("aria-busy", "true");
-    const answer = await attempt("POST", "/api/signup/verify", { token });
+    let answer;
+    let error;
+    try {
+      answer = await api("POST", "/api/signup/verify", { token });
+    } catch (failure) {
+      error = failure;
+    }
     this.result.removeAttribute("aria-busy");
-    if (answer) {
+    const browse = () => h("p", { class: "actions" }, h("a", { href: "#/browse" }, t("verify.browse")), h("a", { href: "#/account" }, t("header.myAccount")));
+    if (answer?.user) {
+      // A sign-up's link: its account is logged in.
       clearErrors();
-      const { user } = answer;
-      // A user confirming a new address is logged in already: no welcome.
-      const words = this.state.user?.id === user.id ? t("verify.confirmed") : t("verify.welcome", { name: user.name });
-      this.result.replaceChildren(
-        h("p", {}, words),
-        h("p", { class: "actions" }, h("a", { href: "#/browse" }, t("verify.browse")), h("a", { href: "#/account" }, t("header.myAccount"))),
-      );
-      this.onLogin(user);
+      this.result.replaceChildren(h("p", {}, t("verify.welcome", { name: answer.user.name })), browse());
+      this.onLogin(answer.user);
+    } else if (answer) {
+      // A new address of the account logged in: confirmed, nothing else changes.
+      clearErrors();
+      this.result.replaceChildren(h("p", {}, t("verify.confirmed")), browse());
+    } else if (error.message === t("apiError.logInToConfirm")) {
+      // A new address is confirmed only by its account, logged in (the header's Log in):
+      // the link stays good.
+      this.result.replaceChildren(h("p", {}, t("verify.logInFirst")));
     } else {
+      showError(error.message);
       const { signup, passwordReset } = this.state.access;
       this.result.replaceChildren(
         h("p", {}, t("verify.invalid")),
