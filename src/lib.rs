@@ -27,7 +27,7 @@ pub mod state;
 pub mod store;
 pub mod time;
 
-use std::{future::Future, net::SocketAddr, time::Duration};
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use axum::Router;
@@ -148,10 +148,18 @@ impl App {
             tokio::spawn(mail::send_queued(store, mailer, stop_mail.clone(), self.mail_progress))
         });
         let realtime = self.realtime;
-        // Closing the sockets ends pending long-polls, which would otherwise hold the drain.
-        let shutdown = async move {
-            shutdown.await;
-            realtime.close().await;
+        let timeout = LimitsConfig::seconds(self.state.config.limits.shutdown_timeout).unwrap_or(Duration::MAX);
+        let deadline = Arc::new(std::sync::OnceLock::new());
+        // The mail sender stops taking messages as the drain starts; closing the sockets ends
+        // pending long-polls, which would otherwise hold the drain.
+        let shutdown = {
+            let (stop_mail, deadline) = (stop_mail.clone(), Arc::clone(&deadline));
+            async move {
+                shutdown.await;
+                deadline.get_or_init(|| tokio::time::Instant::now().checked_add(timeout));
+                stop_mail.cancel();
+                realtime.close().await;
+            }
         };
         let open_files = raise_file_limit();
         let served = server::serve(
@@ -165,10 +173,25 @@ impl App {
         if let Some(metrics) = metrics {
             metrics.abort();
         }
-        // A message being sent is finished (and recorded as sent) before the database closes.
+        // A message being sent is finished (and recorded as sent) before the database closes,
+        // within the shutdown timeout: else it stays leased, and is sent once its lease ends.
         stop_mail.cancel();
-        if let Some(mail) = mail {
-            let _ = mail.await;
+        if let Some(mut mail) = mail {
+            let stopped = async {
+                let _ = (&mut mail).await;
+            };
+            // No deadline: no timeout set, or the server stopped without a shutdown signal.
+            let finished = match deadline.get().copied().flatten() {
+                Some(deadline) => tokio::time::timeout_at(deadline, stopped).await.is_ok(),
+                None => {
+                    stopped.await;
+                    true
+                }
+            };
+            if !finished {
+                tracing::warn!("a message was still being sent at the shutdown timeout; it will be sent later");
+                mail.abort();
+            }
         }
         self.state.store.close().await;
         served.context("server error")

@@ -143,12 +143,13 @@ pub struct Progress {
     pub sent: u64,
 }
 
-/// Sends queued mail until `stop` is cancelled; a message being sent then is finished first.
+/// Sends queued mail until `stop` is cancelled; a message being sent then is finished first
+/// (the caller bounds how long it waits for that), and the rest stays queued.
 pub async fn send_queued(store: Store, mailer: Mailer, stop: CancellationToken, progress: watch::Sender<Progress>) {
     let queued = store.mail_wanted();
     loop {
         progress.send_modify(|p| p.passes_started += 1);
-        let wait = send_due(&store, &mailer, &progress).await.unwrap_or_else(|err| {
+        let wait = send_due(&store, &mailer, &stop, &progress).await.unwrap_or_else(|err| {
             tracing::warn!(error = describe(err.as_ref()).join(": "), "cannot use the mail outbox");
             POLL
         });
@@ -227,10 +228,18 @@ impl Taken {
     }
 }
 
-/// Sends every message due now, one at a time; returns how long to wait before looking again
-/// (until the next message is due, at most [`POLL`]).
-async fn send_due(store: &Store, mailer: &Mailer, progress: &watch::Sender<Progress>) -> anyhow::Result<Duration> {
+/// Sends every message due now, one at a time, until `stop` is cancelled; returns how long to
+/// wait before looking again (until the next message is due, at most [`POLL`]).
+async fn send_due(
+    store: &Store,
+    mailer: &Mailer,
+    stop: &CancellationToken,
+    progress: &watch::Sender<Progress>,
+) -> anyhow::Result<Duration> {
     loop {
+        if stop.is_cancelled() {
+            return Ok(Duration::ZERO);
+        }
         let now = now_ms();
         let lease_until = now + LEASE.as_millis() as i64;
         let Some(mail) = Taken::next(store, now, lease_until).await? else {

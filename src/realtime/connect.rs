@@ -118,6 +118,14 @@ pub struct Sender {
 }
 
 impl Connection {
+    /// The same connection, speaking for `sender` (the same account as it is now).
+    pub fn with_sender(&self, sender: Sender) -> Self {
+        Self {
+            sender: Some(Arc::new(sender)),
+            ..self.clone()
+        }
+    }
+
     /// The same connection, speaking for no account from now on.
     pub fn anonymous(&self) -> Self {
         Self {
@@ -192,6 +200,9 @@ impl SessionSockets {
 }
 
 /// The room of every socket of one user: `notify` goes there.
+/// The room of staff's sockets: they read every thread, whatever its item's review state.
+pub(super) const STAFF_ROOM: &str = "staff";
+
 pub(super) fn user_room(user: &str) -> String {
     format!("user:{user}")
 }

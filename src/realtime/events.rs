@@ -18,7 +18,8 @@ use socketioxide::{
 };
 
 use super::{
-    connect::{Connection, Limits, SessionSockets, user_room},
+    connect::{Connection, Limits, STAFF_ROOM, SessionSockets, user_room},
+    identity::as_the_account_is_now,
     names::{StaffNames, same_name},
     views::{MessageJson, ThreadHistory, ThreadNews, history},
 };
@@ -96,6 +97,9 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
         // A logged-in client's notifications come to it through its user's room, on any node.
         if let Some(sender) = &connection.sender {
             socket.join(user_room(&sender.user.id));
+            if sender.user.is_admin {
+                socket.join(STAFF_ROOM);
+            }
         }
         if connection.with_ids {
             socket.join(WITH_IDS);
@@ -157,15 +161,20 @@ where
                 crate::metrics::refused("messages");
                 Err(EventError::Flooding)
             } else {
-                let event = Event {
-                    socket: socket.clone(),
-                    io,
-                    state,
-                    limits,
-                    staff,
-                    connection: connection.clone(),
-                };
-                handler(event, payload.unwrap_or(Value::Null)).await
+                match as_the_account_is_now(&socket, &state.store, &connection).await {
+                    Ok(connection) => {
+                        let event = Event {
+                            socket: socket.clone(),
+                            io,
+                            state,
+                            limits,
+                            staff,
+                            connection,
+                        };
+                        handler(event, payload.unwrap_or(Value::Null)).await
+                    }
+                    Err(err) => Err(err.into()),
+                }
             };
             let reply = match outcome {
                 Ok(()) => json!({ "ok": true }),
@@ -243,6 +252,16 @@ pub(super) async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, 
         {
             drop_slow_client(&socket, &connection);
         }
+    }
+}
+
+/// Takes out of an item's thread, on every node, the sockets that may no longer read it now
+/// that its review state is not public: all but staff's and its reporter's.
+pub(super) async fn keep_thread_to_its_readers<A: Adapter>(io: &SocketIo<A>, item_id: ItemId, reporter: &str) {
+    let rooms = [room(item_id), room_with_ids(item_id)];
+    let readers = [STAFF_ROOM.to_owned(), user_room(reporter)];
+    if let Err(err) = io.to(rooms.clone()).except(readers).leave(rooms).await {
+        tracing::warn!(error = %err, item = %item_id, "a thread no longer public kept sockets on other nodes");
     }
 }
 

@@ -9,8 +9,13 @@ use std::{sync::Arc, time::Duration};
 
 use socketioxide::{SocketIo, adapter::Adapter};
 
-use super::connect::{Connection, SessionSockets, user_room};
-use crate::{causes::describe, state::AppState, time::now_ms};
+use super::connect::{Connection, STAFF_ROOM, Sender, SessionSockets, user_room};
+use crate::{
+    causes::describe,
+    state::AppState,
+    store::{Store, StoreError},
+    time::now_ms,
+};
 
 /// How often the ended sessions are read.
 const FOLLOW_EVERY: Duration = Duration::from_secs(1);
@@ -60,14 +65,47 @@ async fn follow_once<A: Adapter>(
     Ok(())
 }
 
+/// The socket's connection with its account as it is now (its name and role are read at
+/// each event: a staff member demoted since the handshake speaks as staff no more, and
+/// leaves the staff's room); anonymous once the account is gone.
+pub(super) async fn as_the_account_is_now<A: Adapter>(
+    socket: &socketioxide::extract::SocketRef<A>,
+    store: &Store,
+    connection: &Connection,
+) -> Result<Connection, StoreError> {
+    let Some(sender) = &connection.sender else {
+        return Ok(connection.clone());
+    };
+    let Some(user) = store.user(&sender.user.id).await? else {
+        anonymize(socket);
+        return Ok(connection.anonymous());
+    };
+    if user == sender.user {
+        return Ok(connection.clone());
+    }
+    if user.is_admin {
+        socket.join(STAFF_ROOM);
+    } else {
+        socket.leave(STAFF_ROOM);
+    }
+    let now = connection.with_sender(Sender {
+        user,
+        session: sender.session.clone(),
+    });
+    socket.extensions.insert(now.clone());
+    Ok(now)
+}
+
 /// Makes a socket anonymous: its later events carry no account (and count under its
-/// address), and it leaves its account's room, so `notify` no longer reaches it.
+/// address), and it leaves its account's and the staff's rooms, so `notify` no longer
+/// reaches it.
 fn anonymize<A: Adapter>(socket: &socketioxide::extract::SocketRef<A>) {
     let Some(connection) = socket.extensions.get::<Connection>() else {
         return;
     };
     if let Some(sender) = &connection.sender {
         socket.leave(user_room(&sender.user.id));
+        socket.leave(STAFF_ROOM);
     }
     socket.extensions.insert(connection.anonymous());
 }

@@ -32,7 +32,7 @@ use crate::{
     redis::{FailFastDriver, RedisAdapter},
     server::HttpService,
     state::AppState,
-    store::DeletedMessage,
+    store::{DeletedMessage, Reviewed},
 };
 
 /// What a WebSocket connection reads into at first (4 KiB by default).
@@ -151,25 +151,32 @@ impl Server {
 /// The tasks that follow the store for this node's sockets: notifications and deleted
 /// messages to push, sessions that ended.
 fn follow<A: Adapter>(io: SocketIo<A>, state: AppState, sessions: Arc<SessionSockets>) -> Vec<JoinHandle<()>> {
-    let committed = state.store.notifications_committed();
-    let deleted = state.store.messages_deleted();
+    let committed = Committed {
+        notifications: state.store.notifications_committed(),
+        deleted: state.store.messages_deleted(),
+        reviewed: state.store.items_reviewed(),
+    };
     vec![
-        tokio::spawn(push_committed(io.clone(), committed, deleted)),
+        tokio::spawn(push_committed(io.clone(), committed, state.clone())),
         tokio::spawn(identity::follow_sessions(io, state, sessions)),
     ]
 }
 
+/// What this node commits that its sockets, and those of every node, follow.
+struct Committed {
+    notifications: broadcast::Receiver<Notification>,
+    deleted: broadcast::Receiver<DeletedMessage>,
+    reviewed: broadcast::Receiver<Reviewed>,
+}
+
 /// Sends each notification this node commits as `notify` to every socket of its user, and
-/// each message deleted here as `message:deleted` to the sockets that know messages by id,
-/// on every node (the Redis adapter carries both to the others).
-async fn push_committed<A: Adapter>(
-    io: SocketIo<A>,
-    mut committed: broadcast::Receiver<Notification>,
-    mut deleted: broadcast::Receiver<DeletedMessage>,
-) {
+/// each message deleted here as `message:deleted` to the sockets that know messages by id;
+/// an item whose review state stops being public keeps in its thread only those who may
+/// still read it. On every node (the Redis adapter carries all three to the others).
+async fn push_committed<A: Adapter>(io: SocketIo<A>, mut committed: Committed, state: AppState) {
     loop {
         tokio::select! {
-            notification = committed.recv() => match notification {
+            notification = committed.notifications.recv() => match notification {
                 Ok(notification) => {
                     let room = user_room(&notification.user_id);
                     events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
@@ -179,7 +186,7 @@ async fn push_committed<A: Adapter>(
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },
-            message = deleted.recv() => match message {
+            message = committed.deleted.recv() => match message {
                 Ok(message) => {
                     let room = message.item.map_or(json!("chat"), |item| json!(item.get()));
                     let data = json!({ "id": message.id.get(), "room": room });
@@ -187,6 +194,16 @@ async fn push_committed<A: Adapter>(
                 }
                 Err(broadcast::error::RecvError::Lagged(missed)) => {
                     tracing::warn!(missed, "deleted messages not announced live");
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            reviewed = committed.reviewed.recv() => match reviewed {
+                Ok(reviewed) if !state.config.custody.is_public(reviewed.status) => {
+                    events::keep_thread_to_its_readers(&io, reviewed.item, &reviewed.reporter).await;
+                }
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "review changes not followed by their threads' rooms");
                 }
                 Err(broadcast::error::RecvError::Closed) => return,
             },

@@ -217,6 +217,15 @@ pub struct ChangeRecord {
     pub change: String,
 }
 
+/// An item's review state, changed and committed: who may read its thread may change too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reviewed {
+    pub item: ItemId,
+    pub status: ItemStatus,
+    /// Its reporter, who may always read it.
+    pub reporter: String,
+}
+
 /// A thumbnail as served: its type and bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thumbnail {
@@ -367,10 +376,22 @@ impl Store {
         };
         self.announce(notified);
         let item = row.into_item(&self.hold);
+        if patch.status().is_some() {
+            let _ = self.reviewed.send(Reviewed {
+                item: id,
+                status: item.status,
+                reporter: item.created_by.clone(),
+            });
+        }
         if approved {
             self.matches_approved(&item, now).await;
         }
         Ok(Some(item))
+    }
+
+    /// Review states this process changes from now on, for the threads' readers.
+    pub fn items_reviewed(&self) -> tokio::sync::broadcast::Receiver<Reviewed> {
+        self.reviewed.subscribe()
     }
 
     /// Tells the reporters of an item just approved of its matches.

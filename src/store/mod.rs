@@ -43,7 +43,7 @@ use crate::domain::Notification;
 pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use claims::ClaimFilter;
 pub use error::StoreError;
-pub use items::{ChangeRecord, Thumbnail};
+pub use items::{ChangeRecord, Reviewed, Thumbnail};
 pub use listing::{Count, EXACT_COUNT_UP_TO};
 pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
@@ -69,6 +69,8 @@ pub struct Store {
     notified: tokio::sync::broadcast::Sender<Notification>,
     /// Messages this process deleted, once committed, for live delivery.
     deleted: tokio::sync::broadcast::Sender<DeletedMessage>,
+    /// Review states this process changed, once committed: threads follow who may read them.
+    reviewed: tokio::sync::broadcast::Sender<Reviewed>,
     /// Rung when mail is queued (see `outbox`).
     mail_wanted: Arc<tokio::sync::Notify>,
     /// Whether notifications are also queued to be emailed (only while email is configured,
@@ -189,6 +191,7 @@ impl Store {
             probed: Arc::default(),
             notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
             deleted: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
+            reviewed: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
             mail_wanted: Arc::default(),
             mail_outbox: false,
             account_links: false,

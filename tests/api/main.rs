@@ -38,5 +38,6 @@ mod sio;
 mod smoke;
 mod smtp_sink;
 mod startup;
+mod takeover;
 mod throttle;
 mod web_assets;

@@ -32,7 +32,7 @@ impl Cluster {
             .await
             .unwrap();
         let passwords = lostfound::auth::Passwords::new().await.unwrap();
-        for (id, admin) in [("alice", false), ("admin", true)] {
+        for (id, admin) in [("alice", false), ("admin", true), ("chief", true)] {
             create_account(&store, &passwords, id, id, admin, &password_of(id)).await;
         }
         store.close().await;
@@ -50,6 +50,19 @@ impl Cluster {
     async fn node_on(&self, database_url: &str) -> Server {
         Server::start_with(database_url, &[("REDIS_URL", &self.redis.url())], &[]).await
     }
+
+    /// A node with these environment variables besides Redis's.
+    async fn node_with(&self, env: &[(&str, &str)]) -> Server {
+        let redis = self.redis.url();
+        let env: Vec<(&str, &str)> = [("REDIS_URL", redis.as_str())].into_iter().chain(env.iter().copied()).collect();
+        Server::start_with(self.db.url(), &env, &[]).await
+    }
+}
+
+/// A socket on `node` logged in as `id`, asking for each message's id and sender.
+async fn socket_of(node: &Server, id: &str) -> Sio {
+    let cookie = format!("sid={}", node.client().login_answer(id, &password_of(id)).await.sid());
+    Sio::connect_asking_ids(&node.url, Transport::Websocket, &[("Cookie", &cookie)]).await
 }
 
 /// Sends a chat message from `from` and waits until `to` has it (each event within 10 s).
@@ -365,4 +378,85 @@ async fn a_password_set_from_the_command_line_makes_the_accounts_sockets_on_ever
         .await;
         eprintln!("user passwd: alice's socket on node {node} anonymous {took:?} later");
     }
+}
+
+#[tokio::test]
+async fn an_admin_demoted_on_one_node_speaks_as_staff_no_more_on_the_other() {
+    let cluster = Cluster::new().await;
+    let (a, b) = (cluster.node().await, cluster.node().await);
+    let on_b = socket_of(&b, "admin").await;
+    assert_eq!(on_b.speaks_for().await["isAdmin"], true);
+    // Staff may use a staff member's name.
+    let as_chief = json!({ "nick": "chief", "text": "The desk closes at six" });
+    assert_eq!(on_b.call("chat:send", as_chief.clone()).await, json!({ "ok": true }));
+
+    let chief = a.client();
+    assert_eq!(chief.login("chief", &password_of("chief")).await.0, StatusCode::OK);
+    let (status, _) = chief.patch("/api/users/admin", json!({ "isAdmin": false })).await;
+    assert_eq!(status, StatusCode::OK);
+    // Read when it sends: at once, not at the next reading of anything.
+    assert_eq!(
+        on_b.speaks_for().await,
+        json!({ "id": "admin", "name": "admin", "isAdmin": false })
+    );
+    assert_eq!(
+        on_b.call("chat:send", as_chief).await,
+        json!({ "ok": false, "error": "That name belongs to staff: choose another" })
+    );
+}
+
+#[tokio::test]
+async fn a_thread_made_private_on_one_node_stops_reaching_sockets_on_the_other_that_may_not_read_it() {
+    let cluster = Cluster::new().await;
+    let private = [("LOSTFOUND_PUBLIC_STATES", "approved")];
+    let (a, b) = (cluster.node_with(&private).await, cluster.node_with(&private).await);
+    let (alice, staff) = (a.client(), a.client());
+    assert_eq!(alice.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    assert_eq!(staff.login("admin", &password_of("admin")).await.0, StatusCode::OK);
+    let item = alice.create_item(item_body("Grey wallet")).await;
+    let item_id = item["id"].as_i64().unwrap();
+    let path = item_path(&item);
+    let review = |status: &'static str| staff.patch(&path, json!({ "status": status }));
+    assert_eq!(review("approved").await.0, StatusCode::OK);
+
+    // On B: a visitor, staff and the reporter join the public thread.
+    let visitor = Sio::connect_to(&b.url, Transport::Websocket, &[]).await;
+    let (staff_on_b, reporter_on_b) = (socket_of(&b, "admin").await, socket_of(&b, "alice").await);
+    for socket in [&visitor, &staff_on_b, &reporter_on_b] {
+        assert_eq!(
+            socket.call("thread:join", json!({ "itemId": item_id })).await,
+            json!({ "ok": true })
+        );
+        socket.next("thread:history").await;
+    }
+    let reporter_on_a = socket_of(&a, "alice").await;
+
+    assert_eq!(review("rejected").await.0, StatusCode::OK);
+    let mut n = 0;
+    eventually_every(
+        "the visitor on B hears the private thread no more",
+        Duration::from_secs(10),
+        Duration::from_millis(300),
+        async || {
+            n += 1;
+            let text = format!("Is it still here? {n}");
+            let message = json!({ "itemId": item_id, "text": text });
+            assert_eq!(reporter_on_a.call("thread:send", message).await, json!({ "ok": true }));
+            // Staff and the reporter on B still read it; the visitor, on the same node, got
+            // whatever was sent to it before its own next answer.
+            for reader in [&staff_on_b, &reporter_on_b] {
+                while reader.next("thread:new").await["msg"]["text"] != text.as_str() {}
+            }
+            visitor.call("chat:join", json!({})).await;
+            let heard = visitor.take_all("thread:new").await;
+            heard.iter().all(|news| news["msg"]["text"] != text.as_str())
+        },
+    )
+    .await;
+    assert_eq!(
+        visitor
+            .call("thread:send", json!({ "itemId": item_id, "text": "Mine!" }))
+            .await,
+        json!({ "ok": false, "error": "Item not found" })
+    );
 }

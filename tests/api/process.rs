@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::{
     helpers::*,
     node::{Server, WAIT, add_account},
+    smtp_sink::{Mode, SmtpSink},
 };
 
 #[tokio::test]
@@ -111,6 +112,42 @@ async fn acknowledged_items_survive_kill_9() {
     let (_, list) = anyone.get("/api/items").await;
     assert!(list.as_array().unwrap().len() >= acknowledged.len());
     server.signal("-TERM").await;
+}
+
+/// Mail queued at SIGTERM stays queued for the next start: the sender stops within the
+/// shutdown timeout, even while the SMTP server hangs on the message being sent.
+#[tokio::test]
+async fn queued_mail_does_not_hold_the_shutdown() {
+    let db = TestDb::new().await;
+    add_account(&db, "vic", "vic-password").await;
+    db.sql("UPDATE users SET email = 'vic@uni.example' WHERE id = 'vic'").await;
+    let now = lostfound::time::now_ms();
+    db.sql(&format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) \
+         INSERT INTO account_mail (user_id, purpose, address, created_at, next_attempt_at) \
+         SELECT 'vic', 'registered', 'vic@uni.example', {now}, {now} FROM n"
+    ))
+    .await;
+    let sink = SmtpSink::start(Mode::Hold).await;
+    let env = [
+        ("LOSTFOUND_SMTP_URL", sink.url()),
+        ("LOSTFOUND_MAIL_FROM", "Lost and found <lost@example.edu>".to_owned()),
+        ("LOSTFOUND_PUBLIC_URL", "http://127.0.0.1:9".to_owned()),
+        ("LOSTFOUND_SHUTDOWN_TIMEOUT", "2".to_owned()),
+    ];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let server = Server::start_with(db.url(), &env, &[]).await;
+    sink.wait_until(WAIT, |sink| sink.held() > 0).await;
+
+    let asked = tokio::time::Instant::now();
+    let (status, ..) = server.signal("-TERM").await;
+    let took = asked.elapsed();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    // The shutdown timeout, and far less than the SMTP timeout (15 s) the held message has.
+    assert!(took < Duration::from_secs(6), "the server took {took:?} to stop");
+    let unsent = db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM account_mail WHERE sent_at IS NULL").await;
+    assert_eq!(unsent, ["300"], "every message still queued");
+    sink.set_mode(Mode::Up);
 }
 
 #[tokio::test]

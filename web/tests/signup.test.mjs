@@ -278,6 +278,14 @@ test("My account: a new address waits for its link, is in use once it is opened,
   noPageErrors(phone);
 
   const { link } = await service.mail.next("cem.new@uni.example");
+  // Whoever holds the link without the account's session (a typo's owner) confirms nothing.
+  const stranger = await open(inApp(link, "verify"), { allowedErrors: ["403 POST /api/signup/verify"] });
+  await stranger
+    .locator("#verify-result")
+    .getByText("This link confirms a new address for an account. Log in to that account, then open the link in the email again.")
+    .waitFor();
+  assert.deepEqual(await stranger.evaluate(async () => (await fetch("/api/me")).json()), { user: null });
+  await screenshot(stranger, "verify-log-in-first-desktop");
   await page.goto(service.base + inApp(link, "verify"));
   // Logged in already: no welcome.
   await page.locator("#verify-result").getByText(/^Your address is confirmed\.$/).waitFor();
