@@ -54,7 +54,10 @@ impl Cluster {
     /// A node with these environment variables besides Redis's.
     async fn node_with(&self, env: &[(&str, &str)]) -> Server {
         let redis = self.redis.url();
-        let env: Vec<(&str, &str)> = [("REDIS_URL", redis.as_str())].into_iter().chain(env.iter().copied()).collect();
+        let env: Vec<(&str, &str)> = [("REDIS_URL", redis.as_str())]
+            .into_iter()
+            .chain(env.iter().copied())
+            .collect();
         Server::start_with(self.db.url(), &env, &[]).await
     }
 }

@@ -120,7 +120,8 @@ async fn acknowledged_items_survive_kill_9() {
 async fn queued_mail_does_not_hold_the_shutdown() {
     let db = TestDb::new().await;
     add_account(&db, "vic", "vic-password").await;
-    db.sql("UPDATE users SET email = 'vic@uni.example' WHERE id = 'vic'").await;
+    db.sql("UPDATE users SET email = 'vic@uni.example' WHERE id = 'vic'")
+        .await;
     let now = lostfound::time::now_ms();
     db.sql(&format!(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) \
@@ -145,7 +146,9 @@ async fn queued_mail_does_not_hold_the_shutdown() {
     assert_eq!(status.code(), Some(0), "{status:?}");
     // The shutdown timeout, and far less than the SMTP timeout (15 s) the held message has.
     assert!(took < Duration::from_secs(6), "the server took {took:?} to stop");
-    let unsent = db.sql("SELECT CAST(COUNT(*) AS TEXT) FROM account_mail WHERE sent_at IS NULL").await;
+    let unsent = db
+        .sql("SELECT CAST(COUNT(*) AS TEXT) FROM account_mail WHERE sent_at IS NULL")
+        .await;
     assert_eq!(unsent, ["300"], "every message still queued");
     sink.set_mode(Mode::Up);
 }

@@ -31,7 +31,7 @@ pub(crate) async fn signup_app(policy: SignupPolicy) -> (TestApp, SmtpSink) {
 }
 
 /// The messages sent to `address` so far.
-pub(crate) fn mail_to(sink: &SmtpSink, address: &str) -> Vec<String> {
+fn mail_to(sink: &SmtpSink, address: &str) -> Vec<String> {
     sink.messages()
         .into_iter()
         .filter(|message| header(message, "To").is_some_and(|to| to.contains(address)))

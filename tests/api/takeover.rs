@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::{
     cli::command_with_env,
     helpers::*,
-    signup::{link_token, mail_to, nth_mail_to, signed_up, signup_app, signup_body},
+    signup::{link_token, nth_mail_to, signed_up, signup_app, signup_body},
     smtp_sink::{body, header},
 };
 
@@ -48,7 +48,10 @@ async fn a_link_to_a_new_address_confirms_it_for_its_account_only_and_logs_nobod
         let (status, answer, sets_session) = verify(client, &token).await;
         assert_eq!(
             (status, answer),
-            (StatusCode::FORBIDDEN, json!({ "error": "Log in to confirm this address" })),
+            (
+                StatusCode::FORBIDDEN,
+                json!({ "error": "Log in to confirm this address" })
+            ),
             "{who}"
         );
         assert!(!sets_session, "{who} got no session");
@@ -76,13 +79,17 @@ async fn a_link_to_a_new_address_confirms_it_for_its_account_only_and_logs_nobod
 async fn a_newer_sign_up_for_an_address_replaces_the_one_waiting_for_it() {
     let (app, sink) = signup_app(SignupPolicy::Open).await;
     let attacker = app.client();
-    let answer = attacker.post("/api/signup", signup_body("alice", "alice@uni.example")).await;
+    let answer = attacker
+        .post("/api/signup", signup_body("alice", "alice@uni.example"))
+        .await;
     assert_eq!(answer, (StatusCode::OK, json!({ "ok": true })));
     let attackers_link = link_token(&nth_mail_to(&sink, "alice@uni.example", 1).await, "verify");
 
     // The real Alice signs up with her address and another id, and opens the mail she gets.
     let alice = app.client();
-    let answer = alice.post("/api/signup", signup_body("alice.w", "Alice@uni.example")).await;
+    let answer = alice
+        .post("/api/signup", signup_body("alice.w", "Alice@uni.example"))
+        .await;
     assert_eq!(answer, (StatusCode::OK, json!({ "ok": true })));
     let her_link = link_token(&nth_mail_to(&sink, "Alice@uni.example", 1).await, "verify");
     let (status, answer, sets_session) = verify(&alice, &her_link).await;
@@ -106,7 +113,10 @@ async fn a_newer_sign_up_for_an_address_replaces_the_one_waiting_for_it() {
         StatusCode::UNAUTHORIZED,
         "Invalid password",
     );
-    let answer = app.client().post("/api/signup", signup_body("alice", "a2@uni.example")).await;
+    let answer = app
+        .client()
+        .post("/api/signup", signup_body("alice", "a2@uni.example"))
+        .await;
     assert_eq!(answer.0, StatusCode::OK, "{answer:?}");
 }
 
@@ -144,7 +154,9 @@ async fn a_removed_accounts_id_stays_with_its_reports() {
     // Nobody takes the id again, in any case, by signing up or being made an account.
     for id in ["alice", "ALICE"] {
         assert_error(
-            &app.client().post("/api/signup", signup_body(id, "new@uni.example")).await,
+            &app.client()
+                .post("/api/signup", signup_body(id, "new@uni.example"))
+                .await,
             StatusCode::CONFLICT,
             "Id already taken",
         );
@@ -171,10 +183,19 @@ async fn an_import_retires_the_ids_its_reports_name_without_an_account() {
     .unwrap();
     let output = command_with_env(app.db.url(), "items", &["import", file.to_str().unwrap()], &[], None).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    assert!(stdout.contains("1 ids that reports are filed under have no account: retired"), "{stdout}");
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("1 ids that reports are filed under have no account: retired"),
+        "{stdout}"
+    );
     assert_error(
-        &app.client().post("/api/signup", signup_body("Ghost", "g@uni.example")).await,
+        &app.client()
+            .post("/api/signup", signup_body("Ghost", "g@uni.example"))
+            .await,
         StatusCode::CONFLICT,
         "Id already taken",
     );
@@ -270,7 +291,11 @@ async fn spellings_of_one_mailbox_share_its_limit_of_mail() {
     sink.wait_until(std::time::Duration::from_secs(10), |sink| sink.messages().len() >= 5)
         .await;
     app.mail_sender_ran_again().await;
-    assert_eq!(sink.messages().len(), 5, "five an hour reach the mailbox, however it is spelt");
+    assert_eq!(
+        sink.messages().len(),
+        5,
+        "five an hour reach the mailbox, however it is spelt"
+    );
 }
 
 #[tokio::test]
