@@ -139,15 +139,16 @@ test("a visitor signs up, confirms the address with the mailed link, and is logg
   noPageErrors(page);
   noPageErrors(staff);
 
-  // The same address again, under another id: the same answer, a mail saying it has an
-  // account, and no second account. (Before the first link was opened, the mail would be a
-  // new link to confirm it.)
+  // The same address again, under another id: the same answer, and a mail saying it has an
+  // account. The id is taken as for any sign-up (so it tells nothing either), by an account
+  // that no link can verify.
   const again = await open("/#/signup");
   await signUp(again, { ...ann, id: "ann2", name: "Ann Again" });
   await again.getByText(checkInbox(ann.email)).waitFor();
   const notice = await service.mail.next(ann.email);
   assert.equal(notice.subject, "You already have an account");
-  assert.deepEqual((await accounts()).map((a) => a.id), ["ann"]);
+  assert.doesNotMatch(notice.body, /#\/verify\//);
+  assert.deepEqual((await accounts()).map((a) => [a.id, a.verified]), [["ann", true], ["ann2", false]]);
   noPageErrors(again);
 
   // A link works once.
