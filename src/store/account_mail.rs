@@ -59,6 +59,25 @@ pub struct NewLink<'a> {
     pub email: &'a str,
 }
 
+/// Ends every link account `user_id` has to set a password (a reset's, an import's welcome),
+/// those mailed and those still queued, on `tx`: a new password or a new address makes them
+/// stale. (A message being composed as this runs finds its mail closed and makes no link:
+/// see `INSERT_TOKEN`.)
+pub(super) async fn end_reset_links(tx: &mut impl Tx, user_id: &str, now: i64) -> sqlx::Result<()> {
+    tx.run(
+        "DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2",
+        &[user_id.into(), LinkPurpose::Reset.as_str().into()],
+    )
+    .await?;
+    let kinds = [AccountMailKind::Reset, AccountMailKind::Welcome].map(|kind| kind.as_str());
+    tx.run(
+        "UPDATE account_mail SET sent_at = $2 WHERE user_id = $1 AND sent_at IS NULL AND purpose IN ($3, $4)",
+        &[user_id.into(), now.into(), kinds[0].into(), kinds[1].into()],
+    )
+    .await
+    .map(drop)
+}
+
 /// A message about an account to send.
 #[derive(Debug, Clone)]
 pub struct OutgoingAccountMail {

@@ -4,7 +4,7 @@
 
 use super::{
     Store, StoreError,
-    account_mail::queue_account_mail,
+    account_mail::{end_reset_links, queue_account_mail},
     sso::NO_PASSWORD,
     statement::Tx,
     users::{NewUserRow, UserRow, end_sessions_of},
@@ -109,8 +109,9 @@ impl Store {
     }
 
     /// Mails a link to set a new password to each account this verified address belongs to
-    /// (but those that sign in with single sign-on); an address with none is told so. Either way one message is queued (the same work, so
-    /// both take as long), and the asker cannot tell them apart.
+    /// (but those that sign in with single sign-on); an address with none is told so. Either
+    /// way one message is queued (the same work, so both take as long), and the asker cannot
+    /// tell them apart.
     pub async fn request_password_reset(&self, email: &Email, now: i64) -> Result<(), StoreError> {
         let address = email.as_str();
         with_pool!(self, write, |pool| {
@@ -312,25 +313,6 @@ async fn verify_email(
     } else {
         Verified::SignedUp(user.into())
     }))
-}
-
-/// Ends every link account `user_id` has to set a password (a reset's, an import's welcome),
-/// those mailed and those still queued, on `tx`: a new password or a new address makes them
-/// stale. (A message being composed as this runs finds its mail closed and makes no link:
-/// see [`super::account_mail`].)
-pub(super) async fn end_reset_links(tx: &mut impl Tx, user_id: &str, now: i64) -> sqlx::Result<()> {
-    tx.run(
-        "DELETE FROM account_tokens WHERE user_id = $1 AND purpose = $2",
-        &[user_id.into(), LinkPurpose::Reset.as_str().into()],
-    )
-    .await?;
-    let kinds = [AccountMailKind::Reset, AccountMailKind::Welcome].map(|kind| kind.as_str());
-    tx.run(
-        "UPDATE account_mail SET sent_at = $2 WHERE user_id = $1 AND sent_at IS NULL AND purpose IN ($3, $4)",
-        &[user_id.into(), now.into(), kinds[0].into(), kinds[1].into()],
-    )
-    .await
-    .map(drop)
 }
 
 /// [`Store::reset_password`], on `tx`.

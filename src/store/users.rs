@@ -3,7 +3,7 @@
 
 use super::{
     Store, StoreError,
-    signup::end_reset_links,
+    account_mail::end_reset_links,
     statement::{Arg, Tx},
     with_pool,
 };
