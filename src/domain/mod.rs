@@ -31,7 +31,9 @@ pub use custody::{
     parse_close_reason,
 };
 pub use fields::Fields;
-pub use item::{ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
+pub use item::{
+    ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
+};
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Visibility, parse_limit};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{
