@@ -2,21 +2,23 @@
 //! line; `lostfound items import`; and `lostfound backup`. Every command says which database
 //! it used.
 
+mod lines;
+
 use std::{
-    fs::File,
-    io::{BufRead, BufReader, IsTerminal},
+    io::{BufRead, IsTerminal},
     path::Path,
 };
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::{ItemsCommand, UserCommand},
     domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password},
-    store::{AccountChange, ImportOutcome, Store},
+    store::{AccountChange, ImportOutcome, ImportStep, Store},
     time::now_ms,
 };
+use lines::Lines;
 
 pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
     let database = store.name();
@@ -160,72 +162,94 @@ async fn retire_orphan_ids(store: &Store) -> anyhow::Result<()> {
 }
 
 /// `lostfound items import FILE`: every line checked, then written a batch at a time. A file
-/// with a refused line adds nothing, so the file, once fixed, can be imported whole.
+/// with a refused line adds nothing, so the file, once fixed, can be imported whole. Each
+/// batch commits with the line it reaches (`store::imports`): run again after it was stopped,
+/// the import goes on after the last line committed; run again after it ended, it adds nothing.
 async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
-    let now = now_ms();
-    let mut refused = Vec::new();
-    let mut count = 0;
-    for line in imported_items(file, now)? {
-        match line? {
-            (_, Ok(_)) => count += 1,
-            (n, Err(message)) => refused.push(format!("  line {n}: {message}")),
+    let (now, name, database) = (now_ms(), file.display(), store.name());
+    let mut lines = Lines::open(file).await?;
+    let (mut count, mut refused) = (0, Vec::new());
+    while let Some((n, line)) = lines
+        .next()
+        .await
+        .map_err(|err| anyhow!("{err:#}: nothing was imported"))?
+    {
+        match imported_item(&line, now) {
+            Ok(_) => count += 1,
+            Err(message) => refused.push(format!("  line {n}: {message}")),
         }
     }
     if !refused.is_empty() {
         bail!(
-            "{} has {} refused lines; nothing was imported:\n{}",
-            file.display(),
+            "{name} has {} refused lines; nothing was imported:\n{}",
             refused.len(),
             refused.join("\n")
         );
     }
+    let file_sha256 = lines.sha256();
+    let progress = store.item_import(&file_sha256, now).await?;
+    if progress.finished_at.is_some() {
+        println!(
+            "{name} was imported into {database} already ({} items): nothing added",
+            progress.items_done
+        );
+        return Ok(());
+    }
+    if progress.items_done > 0 {
+        println!(
+            "{} of {count} items were imported by an earlier run that stopped: importing the rest",
+            progress.items_done
+        );
+    }
+    let mut step = ImportStep {
+        file_sha256: &file_sha256,
+        from_line: progress.lines_done,
+        to_line: progress.lines_done,
+        finished_at: None,
+    };
     let mut batch = Vec::with_capacity(IMPORT_BATCH);
     let mut imported = 0;
-    for line in imported_items(file, now)? {
-        let (n, item) = line?;
+    let mut lines = Lines::open(file).await?;
+    while let Some((n, line)) = lines.next().await? {
+        let n = n as i64;
+        if n <= progress.lines_done {
+            continue;
+        }
         // The file changed between the two readings.
-        batch.push(item.map_err(|message| anyhow::anyhow!("{} line {n}: {message}", file.display()))?);
+        batch.push(imported_item(&line, now).map_err(|message| anyhow!("{name} line {n}: {message}"))?);
+        step.to_line = n;
         if batch.len() == IMPORT_BATCH {
-            imported += store.import_items(&batch).await?;
+            import_batch(store, &batch, &mut step).await?;
+            imported += batch.len();
             batch.clear();
         }
     }
-    imported += store.import_items(&batch).await?;
-    println!(
-        "imported {imported} of {count} items from {} into {}",
-        file.display(),
-        store.name()
-    );
+    step.finished_at = Some(now_ms());
+    import_batch(store, &batch, &mut step).await?;
+    imported += batch.len();
+    println!("imported {imported} of {count} items from {name} into {database}");
     Ok(())
 }
 
-/// The items of an import file, each with its line number, or why the line is refused;
-/// blank lines are skipped.
-fn imported_items(
-    file: &Path,
-    now: i64,
-) -> anyhow::Result<impl Iterator<Item = anyhow::Result<(usize, Result<ImportedItem, String>)>>> {
-    let name = file.display().to_string();
-    let reader = BufReader::new(File::open(file).with_context(|| format!("cannot read {name}"))?);
-    Ok(reader.lines().enumerate().filter_map(move |(n, line)| {
-        let n = n + 1;
-        let line = match line {
-            Ok(line) if line.trim().is_empty() => return None,
-            Ok(line) => line,
-            Err(err) => {
-                return Some(Err(
-                    anyhow::Error::new(err).context(format!("cannot read {name} line {n}"))
-                ));
-            }
-        };
-        let item = match serde_json::from_str::<serde_json::Value>(&line) {
-            Ok(serde_json::Value::Object(body)) => {
-                ImportedItem::parse(&body, now).map_err(|err| err.message.into_owned())
-            }
-            _ => Err("not a JSON object".to_owned()),
-        };
-        Some(Ok((n, item)))
-    }))
+/// Writes `batch`, the lines of `step`, and moves `step` on past them.
+async fn import_batch(store: &Store, batch: &[ImportedItem], step: &mut ImportStep<'_>) -> anyhow::Result<()> {
+    if !store.import_items(batch, step).await? {
+        bail!(
+            "another run imports this file into {} at the same time: this one stopped; run it again once \
+             that one ends, to check that every item is in",
+            store.name()
+        );
+    }
+    step.from_line = step.to_line;
+    Ok(())
+}
+
+/// The item a line of an import file describes, or why it is refused.
+fn imported_item(line: &str, now: i64) -> Result<ImportedItem, String> {
+    match serde_json::from_str::<serde_json::Value>(line) {
+        Ok(serde_json::Value::Object(body)) => ImportedItem::parse(&body, now).map_err(|err| err.message.into_owned()),
+        _ => Err("not a JSON object".to_owned()),
+    }
 }
 
 /// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.

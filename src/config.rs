@@ -475,10 +475,12 @@ pub struct ItemsArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ItemsCommand {
-    /// Add the items a file lists, one JSON object a line: what staff may send to POST
-    /// /api/items, with `createdBy` (an account id) and `createdAt` (milliseconds since
-    /// 1970). They are added as they were, without review, matching or notifications. Every
-    /// line is checked first: a file with a refused line adds nothing.
+    /// Add the items a file lists, one JSON object a line of at most 8 MiB: what staff may
+    /// send to POST /api/items, with `createdBy` (an account id) and `createdAt`
+    /// (milliseconds since 1970). They are added as they were, without review, matching or
+    /// notifications. Every line is checked first: a file with a refused line adds nothing.
+    /// Run again after it was stopped, it goes on where it stopped; after it finished, it
+    /// adds nothing.
     Import { file: PathBuf },
 }
 

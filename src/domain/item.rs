@@ -6,6 +6,10 @@ use serde_json::{Map, Value, json};
 
 use super::{ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text};
 
+/// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
+/// base64, and the other fields are small. What `POST /api/items` accepts, and what a line of
+/// an items file may hold.
+pub const MAX_REPORT_BYTES: usize = 8 * 1024 * 1024;
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
 const MAX_CAT: usize = 100;

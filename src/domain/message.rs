@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{Fields, ItemId, User, ValidationError, bounded_text};
+use super::{Fields, ItemId, User, ValidationError, bounded_text, refuse_direction_overrides};
 
 const MAX_NICK: usize = 50;
 const MAX_TEXT: usize = 2_000;
@@ -130,7 +130,9 @@ fn object(payload: &Value) -> Result<Fields<'_>, ValidationError> {
 
 /// Self-declared; blank or missing is `Anonymous`.
 fn nick(f: &Fields<'_>) -> Result<String, ValidationError> {
-    let nick = bounded_text("nick", f.string("nick")?.unwrap_or(""), MAX_NICK)?;
+    let nick = f.string("nick")?.unwrap_or("");
+    refuse_direction_overrides("nick", nick)?;
+    let nick = bounded_text("nick", nick, MAX_NICK)?;
     Ok(nick.unwrap_or_else(|| ANONYMOUS.to_owned()))
 }
 
@@ -173,6 +175,8 @@ mod tests {
             json!({"text": "x".repeat(2_001)}),
             json!({"nick": "n".repeat(51), "text": "hi"}),
             json!({"nick": 7, "text": "hi"}),
+            json!({"nick": "Front \u{202E}kseD", "text": "hi"}),
+            json!({"nick": "\u{2066}Ann", "text": "hi"}),
         ] {
             assert!(ChatInput::from_payload(&bad).is_err(), "{bad}");
         }

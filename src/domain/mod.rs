@@ -31,7 +31,9 @@ pub use custody::{
     parse_close_reason,
 };
 pub use fields::Fields;
-pub use item::{ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewItem};
+pub use item::{
+    ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
+};
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Visibility, parse_limit};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{
@@ -79,6 +81,19 @@ fn bounded_text(field: &'static str, value: &str, max: usize) -> Result<Option<S
         ));
     }
     Ok((!value.is_empty()).then(|| value.to_owned()))
+}
+
+/// Refuses `text` when a character in it overrides, embeds or isolates a text direction
+/// (U+202A–U+202E, U+2066–U+2069): they reorder what follows, so a name "Front \u{202E}kseD"
+/// shows as "Front Desk". (Marks such as U+200F, which reorder nothing, stay.)
+fn refuse_direction_overrides(field: &'static str, text: &str) -> Result<(), ValidationError> {
+    if text.contains(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')) {
+        return Err(ValidationError::new(
+            field,
+            format!("{field} must not contain characters that override the text direction"),
+        ));
+    }
+    Ok(())
 }
 
 /// `text` without leading and trailing whitespace and invisible characters: a title of

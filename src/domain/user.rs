@@ -90,6 +90,7 @@ pub struct DisplayName(String);
 
 impl DisplayName {
     pub fn parse(name: &str) -> Result<Self, ValidationError> {
+        super::refuse_direction_overrides("name", name)?;
         let name = super::trim_blank(name);
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
             return Err(ValidationError::new(
@@ -311,6 +312,14 @@ mod tests {
         assert_eq!(DisplayName::parse("  Alice A. ").unwrap().as_str(), "Alice A.");
         assert!(DisplayName::parse("  ").is_err());
         assert!(DisplayName::parse("bell\x07").is_err());
+        for reordered in ["Front \u{202E}kseD", "\u{2067}Bob\u{2069}", "Ann\u{202A}"] {
+            assert_eq!(
+                DisplayName::parse(reordered).unwrap_err().message,
+                "name must not contain characters that override the text direction"
+            );
+        }
+        // A direction mark reorders nothing around it: names in Hebrew or Arabic may need one.
+        assert!(DisplayName::parse("Sara \u{200F}שרה").is_ok());
         assert!(Password::parse("1234567").is_err());
         assert!(Password::parse("12345678").is_ok());
         assert!(Password::parse(&"p".repeat(1_025)).is_err());

@@ -46,8 +46,8 @@ use tower_http::{
 pub use self::web::socket_io_client;
 use crate::{origins::AllowedOrigins, state::AppState};
 
-/// Largest request body accepted (a 5 MiB photo is about 6.7 MiB in base64).
-const BODY_LIMIT: usize = 8 * 1024 * 1024;
+/// Largest request body accepted: the largest report.
+const BODY_LIMIT: usize = crate::domain::MAX_REPORT_BYTES;
 /// A request that takes longer is answered 408.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 

@@ -20,7 +20,7 @@ use socketioxide::{
 use super::{
     connect::{Connection, Limits, STAFF_ROOM, SessionSockets, user_room},
     identity::as_the_account_is_now,
-    names::{StaffNames, same_name},
+    names::StaffNames,
     views::{MessageJson, ThreadHistory, ThreadNews, history},
 };
 use crate::{
@@ -296,11 +296,15 @@ async fn deliver_message<A: Adapter, T: Serialize>(
     deliver(with_ids, event, &form(true)).await;
 }
 
-/// Refuses a nick that is a staff member's name, unless a staff member or the account of
-/// that name sends it: nobody poses as the front desk.
+/// Refuses a nick that looks like a staff member's name, unless staff send it: nobody poses as
+/// the front desk, not even an account that took its name.
 async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str) -> Result<(), EventError> {
-    let sender = event.connection.sender.as_deref();
-    if sender.is_some_and(|sender| sender.user.is_admin || same_name(&sender.user.name, nick)) {
+    if event
+        .connection
+        .sender
+        .as_deref()
+        .is_some_and(|sender| sender.user.is_admin)
+    {
         return Ok(());
     }
     if event.staff.is_staff_name(&event.state.store, nick).await? {

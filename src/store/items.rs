@@ -3,6 +3,7 @@
 use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
+    imports::{ImportStep, advance},
     notifications::NotificationRow,
     statement::Tx,
     with_pool,
@@ -260,12 +261,16 @@ impl Store {
         Ok(item)
     }
 
-    /// Adds items kept elsewhere before (`lostfound items import`), in one transaction: as
-    /// they were, reported by whom and when they say, with no review, matching or
-    /// notification (their news is old). Returns how many were added.
-    pub async fn import_items(&self, items: &[ImportedItem]) -> Result<usize, StoreError> {
+    /// Adds items kept elsewhere before (`lostfound items import`), in one transaction with
+    /// the import's `step`: as they were, reported by whom and when they say, with no review,
+    /// matching or notification (their news is old). False, adding nothing, when another run
+    /// of the same file moved its import first.
+    pub async fn import_items(&self, items: &[ImportedItem], step: &ImportStep<'_>) -> Result<bool, StoreError> {
         let derived: Vec<Derived> = items.iter().map(|imported| derived_of(&imported.item)).collect();
         with_pool!(self, write, |pool| {
+            if !advance(&mut *pool, step, items.len()).await? {
+                return Ok(false);
+            }
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
             for (imported, derived) in items.iter().zip(&derived) {
                 let ImportedItem {
@@ -275,7 +280,7 @@ impl Store {
                 } = imported;
                 let _: ItemRow = insert_row!(pool, item, derived, created_by, *created_at, version);
             }
-            Ok(items.len())
+            Ok(true)
         })
     }
 

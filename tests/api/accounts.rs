@@ -104,6 +104,29 @@ async fn only_administrators_manage_accounts() {
 }
 
 #[tokio::test]
+async fn names_that_override_the_text_direction_are_refused() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    app.add_user("alice", false).await;
+    // Shown as "Front Desk".
+    let name = "Front \u{202E}kseD";
+    let message = "name must not contain characters that override the text direction";
+    let created = json!({ "id": "bob", "name": name, "password": "bob-password" });
+    assert_error(
+        &admin.post("/api/users", created).await,
+        StatusCode::BAD_REQUEST,
+        message,
+    );
+    let patch = json!({ "name": "\u{2067}Alice\u{2069}" });
+    assert_error(
+        &admin.patch("/api/users/alice", patch).await,
+        StatusCode::BAD_REQUEST,
+        message,
+    );
+    assert_eq!(me(&app.logged_in_again("alice").await).await["name"], "Name of alice");
+}
+
+#[tokio::test]
 async fn changing_and_disabling_an_account() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;

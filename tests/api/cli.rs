@@ -1,8 +1,13 @@
-//! `lostfound user add|list|passwd|remove`, run as the real binary on a test database.
+//! `lostfound user add|list|passwd|remove` and `lostfound items import`, run as the real binary on a
+//! test database.
 
-use std::process::{Output, Stdio};
+use std::{
+    io::Write,
+    process::{Output, Stdio},
+    time::Duration,
+};
 
-use lostfound::config::Mode;
+use lostfound::{config::Mode, domain::ImportedItem, store::ImportStep};
 use reqwest::StatusCode;
 use serde_json::json;
 use tokio::{io::AsyncWriteExt, process::Command};
@@ -33,15 +38,9 @@ pub async fn command_with_env(
     env: &[(&str, &str)],
     stdin: Option<&str>,
 ) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lostfound"))
-        .arg(command)
-        .args(args)
-        .env("DATABASE_URL", url)
+    let mut command = Command::from(lostfound(&[], url, command, args));
+    let mut child = command
         .envs(env.iter().copied())
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("the lostfound binary starts");
@@ -54,6 +53,23 @@ pub async fn command_with_env(
         .await
         .expect("the command finishes within 60 s")
         .unwrap()
+}
+
+/// `lostfound <command> <args>` on the database at `url`, its standard streams piped; run by
+/// `runner` (a program and its arguments, as `time` runs one) when that is not empty.
+fn lostfound(runner: &[&str], url: &str, command: &str, args: &[&str]) -> std::process::Command {
+    let mut argv = runner.to_vec();
+    argv.extend([env!("CARGO_BIN_EXE_lostfound"), command]);
+    argv.extend(args);
+    let mut lostfound = std::process::Command::new(argv[0]);
+    lostfound
+        .args(&argv[1..])
+        .env("DATABASE_URL", url)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    lostfound
 }
 
 /// Runs a command that must succeed; returns its standard output.
@@ -374,4 +390,159 @@ async fn items_kept_elsewhere_are_imported_as_they_were() {
     );
     // Old news: no review is asked for, no match announced.
     assert_eq!(desk.get("/api/notifications").await, (StatusCode::OK, json!([])));
+}
+
+/// Runs `lostfound items import FILE` on `db` to its end; returns its exit status, standard
+/// output and standard error.
+async fn import_items(db: &TestDb, file: &std::path::Path) -> (bool, String, String) {
+    let output = command_on(db.url(), "items", &["import", file.to_str().unwrap()], None).await;
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// One line of an items file: item `n`, titled `Item n`.
+fn item_line(n: usize) -> String {
+    json!({ "title": format!("Item {n}"), "lat": 51.52, "lng": -0.13, "createdBy": "desk", "createdAt": 1_700_000_000_000_i64 })
+        .to_string()
+}
+
+#[tokio::test]
+async fn an_items_file_may_start_with_a_byte_order_mark() {
+    let app = spawn_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("items.jsonl");
+    // As spreadsheet programs on Windows save UTF-8.
+    std::fs::write(&file, format!("\u{FEFF}{}\r\n{}\r\n", item_line(1), item_line(2))).unwrap();
+    let (ok, stdout, stderr) = import_items(&app.db, &file).await;
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("imported 2 of 2 items"), "{stdout}");
+    assert_eq!(
+        app.db.sql("SELECT title FROM items ORDER BY id").await,
+        ["Item 1", "Item 2"]
+    );
+}
+
+/// How many items `db` holds, and how many different titles they have.
+async fn items_and_titles(db: &TestDb) -> (usize, usize) {
+    let count = async |query: &str| db.sql(query).await[0].parse::<usize>().unwrap();
+    (
+        count("SELECT CAST(COUNT(*) AS TEXT) FROM items").await,
+        count("SELECT CAST(COUNT(DISTINCT title) AS TEXT) FROM items").await,
+    )
+}
+
+#[tokio::test]
+async fn an_items_import_killed_midway_is_resumed_and_adds_each_item_once() {
+    const ITEMS: usize = 20_000;
+    let app = spawn_app().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("items.jsonl");
+    let lines: Vec<String> = (1..=ITEMS).map(item_line).collect();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+
+    let mut first = Command::from(lostfound(
+        &[],
+        app.db.url(),
+        "items",
+        &["import", file.to_str().unwrap()],
+    ))
+    .kill_on_drop(true)
+    .spawn()
+    .unwrap();
+    eventually("the first items committed", Duration::from_secs(60), async || {
+        items_and_titles(&app.db).await.0 > 0
+    })
+    .await;
+    first.start_kill().unwrap();
+    first.wait().await.unwrap();
+    let (written, _) = items_and_titles(&app.db).await;
+    assert!(written < ITEMS, "the import ended before it was killed: make it larger");
+
+    let (ok, stdout, stderr) = import_items(&app.db, &file).await;
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{written} of {ITEMS} items were imported by an earlier run")),
+        "{stdout}"
+    );
+    assert_eq!(items_and_titles(&app.db).await, (ITEMS, ITEMS));
+    // Once the whole file is in, running it again adds nothing.
+    let (ok, stdout, stderr) = import_items(&app.db, &file).await;
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("nothing added"), "{stdout}");
+    assert_eq!(items_and_titles(&app.db).await, (ITEMS, ITEMS));
+}
+
+/// Two runs of one file at once: a batch commits only from where the file's import stands,
+/// so the lines one run wrote are never written by the other.
+#[tokio::test]
+async fn two_runs_of_one_import_never_write_the_same_lines() {
+    let app = spawn_app().await;
+    let now = lostfound::time::now_ms();
+    let body = serde_json::from_str::<serde_json::Value>(&item_line(1)).unwrap();
+    let item = ImportedItem::parse(body.as_object().unwrap(), now).unwrap();
+    let progress = app.store.item_import("items.jsonl", now).await.unwrap();
+    assert_eq!((progress.lines_done, progress.finished_at), (0, None));
+    let step = ImportStep {
+        file_sha256: "items.jsonl",
+        from_line: 0,
+        to_line: 1,
+        finished_at: Some(now),
+    };
+    assert!(
+        app.store
+            .import_items(std::slice::from_ref(&item), &step)
+            .await
+            .unwrap()
+    );
+    assert!(!app.store.import_items(&[item], &step).await.unwrap());
+    assert_eq!(items_and_titles(&app.db).await, (1, 1));
+    let progress = app.store.item_import("items.jsonl", now).await.unwrap();
+    assert_eq!((progress.lines_done, progress.items_done), (1, 1));
+}
+
+#[tokio::test]
+async fn an_items_file_with_a_huge_line_is_refused_in_bounded_memory() {
+    const LINE_BYTES: usize = 256 << 20;
+    let db = TestDb::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("items.jsonl");
+    let mut items = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+    writeln!(items, "{}", item_line(1)).unwrap();
+    write!(items, r#"{{"title":""#).unwrap();
+    for _ in 0..LINE_BYTES >> 20 {
+        items.write_all(&[b'x'; 1 << 20]).unwrap();
+    }
+    writeln!(items, r#""}}"#).unwrap();
+    writeln!(items, "{}", item_line(3)).unwrap();
+    items.flush().unwrap();
+
+    // GNU time forks the command from its own small process and reports the command's peak
+    // resident set, in KiB, as the kernel counted it (a process started from this one would be
+    // charged with this one's memory).
+    let peak_file = dir.path().join("peak");
+    let time = ["/usr/bin/time", "-o", peak_file.to_str().unwrap(), "-f", "%M"];
+    let mut import = lostfound(&time, db.url(), "items", &["import", file.to_str().unwrap()]);
+    // A backtrace read at exit would take more memory than the import.
+    import.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
+    let output = Command::from(import)
+        .output()
+        .await
+        .expect("GNU time runs the import (apt-get install time)");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("line 2 is longer than 8 MiB, the most a line may hold: nothing was imported"),
+        "{stderr}"
+    );
+    let peak = std::fs::read_to_string(&peak_file).unwrap();
+    let peak_kib: usize = peak.lines().last().unwrap().parse().unwrap();
+    assert!(
+        peak_kib << 10 < LINE_BYTES / 2,
+        "the import peaked at {peak_kib} KiB for a line of {} MiB",
+        LINE_BYTES >> 20
+    );
+    assert_eq!(items_and_titles(&db).await, (0, 0), "nothing was imported");
 }

@@ -183,3 +183,93 @@ async fn staff_delete_chat_and_thread_messages_and_sockets_that_asked_are_told()
     assert_eq!(plain.next("thread:history").await["msgs"], json!([]));
     assert!(plain.take_all("message:deleted").await.is_empty());
 }
+
+#[tokio::test]
+async fn no_socket_but_staff_speaks_under_a_look_alike_of_a_staff_name() {
+    let app = spawn_app().await;
+    create_account(
+        &app.store,
+        &app.passwords,
+        "desk",
+        "Front Desk",
+        true,
+        &password_of("desk"),
+    )
+    .await;
+    // An account's own name gives it no right to a staff member's.
+    create_account(
+        &app.store,
+        &app.passwords,
+        "mallory",
+        "Front Desk",
+        false,
+        &password_of("mallory"),
+    )
+    .await;
+    let staff_cookie = session_cookie(&app, "desk").await;
+    let mallory_cookie = session_cookie(&app, "mallory").await;
+    let staff = Sio::connect_with(&app, Transport::Websocket, &[("Cookie", &staff_cookie)]).await;
+    let mallory = Sio::connect_with(&app, Transport::Websocket, &[("Cookie", &mallory_cookie)]).await;
+    let visitor = Sio::connect(&app, Transport::Polling).await;
+    let item = an_item(&app).await;
+
+    let staff_name = "That name belongs to staff: choose another";
+    let overrides = "nick must not contain characters that override the text direction";
+    for (socket, nick, error) in [
+        (&mallory, "Front Desk", staff_name),
+        (&mallory, "front-desk", staff_name),
+        (&visitor, "Fr\u{043E}nt D\u{0435}sk", staff_name),
+        (&visitor, "Fro\u{200B}nt Desk", staff_name),
+        (&visitor, "Front De\u{0301}sk", staff_name),
+        (&visitor, "Front\u{3164}Desk", staff_name),
+        (&visitor, "FrontDesk", staff_name),
+        // Shown as "Front Desk": the override reverses "kseD".
+        (&visitor, "Front \u{202E}kseD", overrides),
+    ] {
+        for (event, payload) in [
+            ("chat:send", json!({ "nick": nick, "text": "Send me your PIN" })),
+            (
+                "thread:send",
+                json!({ "itemId": item, "nick": nick, "text": "Send me your PIN" }),
+            ),
+        ] {
+            let ack = socket.call(event, payload).await;
+            assert_eq!(ack, json!({ "ok": false, "error": error }), "{event} as {nick:?}");
+            assert_eq!(socket.next("error").await, json!({ "message": error }));
+        }
+    }
+    assert_eq!(count_messages(&app, "Send me your PIN").await, 0);
+
+    for (event, payload) in [
+        (
+            "chat:send",
+            json!({ "nick": "Front Desk", "text": "Keys are at the desk" }),
+        ),
+        (
+            "thread:send",
+            json!({ "itemId": item, "nick": "Front Desk", "text": "Keys are at the desk" }),
+        ),
+    ] {
+        assert_eq!(staff.call(event, payload).await, json!({ "ok": true }), "{event}");
+    }
+    // A name that only resembles it is someone else's.
+    let ack = visitor
+        .call("chat:send", json!({ "nick": "Front Desks", "text": "Mine are lost" }))
+        .await;
+    assert_eq!(ack, json!({ "ok": true }));
+    assert_eq!(count_messages(&app, "Keys are at the desk").await, 2);
+}
+
+/// An item of a new reporter's, for threads.
+async fn an_item(app: &TestApp) -> i64 {
+    let reporter = app.logged_in("reporter", false).await;
+    reporter.create_item(item_body("Blue umbrella")).await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// How many stored messages, chat or thread, have this text.
+async fn count_messages(app: &TestApp, text: &str) -> usize {
+    let query = format!("SELECT CAST(COUNT(*) AS TEXT) FROM messages WHERE body = '{text}'");
+    app.db.sql(&query).await[0].parse().unwrap()
+}

@@ -84,6 +84,7 @@ const API_ERROR_PATTERNS = [
   [/^(\w+) must be between (-?[\d.]+) and (-?[\d.]+)$/, "apiError.outOfRange", ["field", "min", "max"]],
   [/^(\w+) must be a (?:finite )?number$/, "apiError.notANumber", ["field"]],
   [/^(\w+) missing$/, "apiError.fieldMissing", ["field"]],
+  [/^(\w+) must not contain characters that override the text direction$/, "apiError.directionOverride", ["field"]],
 ];
 
 /** Every key the app uses without writing it out in a t() call: the tables above. */
