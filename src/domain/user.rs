@@ -243,17 +243,36 @@ mod tests {
 
     #[test]
     fn one_mailbox_has_one_spelling_and_one_count() {
-        for spelling in ["victim@uni.example", "\"victim\"@uni.example", "\"\\v\\ictim\"@uni.example"] {
-            assert_eq!(Email::parse(spelling).unwrap().as_str(), "victim@uni.example", "{spelling}");
+        for spelling in [
+            "victim@uni.example",
+            "\"victim\"@uni.example",
+            "\"\\v\\ictim\"@uni.example",
+        ] {
+            assert_eq!(
+                Email::parse(spelling).unwrap().as_str(),
+                "victim@uni.example",
+                "{spelling}"
+            );
         }
         assert_eq!(
             Email::parse("\"odd \\\"one\"@uni.example"),
             Err(ValidationError::new("email", "Invalid email")),
             "no spaces, quoted or not"
         );
-        assert_eq!(Email::parse("\"a,b\"@uni.example").unwrap().as_str(), "\"a,b\"@uni.example");
-        for spelling in ["VICTIM@Uni.Example", "victim+prize@uni.example", "\"Victim+1\"@UNI.example"] {
-            assert_eq!(Email::parse(spelling).unwrap().mailbox(), "victim@uni.example", "{spelling}");
+        assert_eq!(
+            Email::parse("\"a,b\"@uni.example").unwrap().as_str(),
+            "\"a,b\"@uni.example"
+        );
+        for spelling in [
+            "VICTIM@Uni.Example",
+            "victim+prize@uni.example",
+            "\"Victim+1\"@UNI.example",
+        ] {
+            assert_eq!(
+                Email::parse(spelling).unwrap().mailbox(),
+                "victim@uni.example",
+                "{spelling}"
+            );
         }
     }
 

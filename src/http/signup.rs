@@ -132,10 +132,15 @@ async fn verify(
     match verify_email(&state.store, &token, session_user).await? {
         None => Err(AppError::invalid(BAD_LINK)),
         Some(Verified::LogInFirst) => Err(AppError::NotAllowed("Log in to confirm this address")),
-        Some(Verified::AddressConfirmed { email }) => Ok(Json(VerifiedJson::Address { ok: true, email }).into_response()),
+        Some(Verified::AddressConfirmed { email }) => {
+            Ok(Json(VerifiedJson::Address { ok: true, email }).into_response())
+        }
         Some(Verified::SignedUp(user)) => {
             let session = state.sessions.start(&user.id, &headers).await?;
-            Ok(with_cookies(Json(VerifiedJson::SignedUp(LoginJson::new(&user))), [session]))
+            Ok(with_cookies(
+                Json(VerifiedJson::SignedUp(LoginJson::new(&user))),
+                [session],
+            ))
         }
     }
 }

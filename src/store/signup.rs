@@ -104,7 +104,8 @@ impl Store {
         session_user: Option<&str>,
         now: i64,
     ) -> Result<Option<Verified>, StoreError> {
-        with_pool!(self, write, |pool| verify_email(pool, token_hash, session_user, now).await)
+        with_pool!(self, write, |pool| verify_email(pool, token_hash, session_user, now)
+            .await)
     }
 
     /// Mails a link to set a new password to each account this verified address belongs to
