@@ -14,6 +14,9 @@
 //                                 aud = "someone-else" | a different nonce | exp in the past
 //   OIDC_EXTRA_ACCOUNT  optional  JSON {sub, name, email, preferred_username, groups[, login, email_verified]}
 //
+// Test controls, on the provider's own port (JSON answers):
+//   POST /test/accounts/SUB  {"groups": [...]}  sets the groups of account SUB from now on
+//
 // Once listening it prints exactly one line to stdout, `issuer http://127.0.0.1:PORT`, and then runs
 // until SIGTERM or SIGINT (exit 0), or until the process that started it is gone. Diagnostics go to
 // stderr only, and never include secrets, codes or tokens.
@@ -269,7 +272,7 @@ ${error ? `<p id="error" role="alert">${escapeHtml(error)}</p>\n` : ''}<form met
 `;
 }
 
-async function readForm(req) {
+async function readBody(req) {
   let size = 0;
   const chunks = [];
   for await (const chunk of req) {
@@ -277,7 +280,11 @@ async function readForm(req) {
     if (size > 16 * 1024) throw Object.assign(new Error('request body too large'), { status: 413 });
     chunks.push(chunk);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readForm(req) {
+  return new URLSearchParams(await readBody(req));
 }
 
 async function grantConsent(provider, interaction) {
@@ -368,27 +375,67 @@ provider.on('server_error', (_ctx, err) => {
   process.stderr.write(`oidc provider: server_error: ${err.stack ?? err}\n`);
 });
 
+// ---------------------------------------------------------------------------------------------
+// Test controls
+
+function sendJson(res, status, body) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(`${JSON.stringify(body)}\n`);
+}
+
+const ACCOUNT_CONTROL = /^\/test\/accounts\/([^/]+)$/;
+
+async function handleControl(req, res, pathname) {
+  const account = ACCOUNT_CONTROL.exec(pathname);
+  if (account && req.method === 'POST') {
+    const claims = ACCOUNTS.get(decodeURIComponent(account[1]));
+    if (!claims) return sendJson(res, 404, { error: 'no such account' });
+    let body;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch {
+      return sendJson(res, 400, { error: 'not JSON' });
+    }
+    const { groups } = body ?? {};
+    if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string')) {
+      return sendJson(res, 400, { error: '"groups" must be an array of strings' });
+    }
+    claims.groups = groups;
+    return sendJson(res, 200, claims);
+  }
+  return sendJson(res, 404, { error: 'no such control' });
+}
+
 const providerCallback = provider.callback();
 const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]+)(\/login|\/abort)?$/;
 
+// A sign-in page's or a test control's failure, e.g. SessionNotFound when the interaction cookie
+// is missing or expired.
+function handleFailure(res, err) {
+  const status = err.status ?? err.statusCode ?? 500;
+  if (status >= 500) process.stderr.write(`oidc provider: request error: ${err.stack ?? err}\n`);
+  if (!res.headersSent) {
+    sendHtml(res, status, `<!doctype html><title>Error</title><h1>Error</h1><p id="error">${
+      escapeHtml(err.error ?? err.name)}: ${escapeHtml(err.error_description ?? err.message)}</p>\n`);
+  } else {
+    res.destroy();
+  }
+}
+
 server.on('request', (req, res) => {
   const { pathname } = new URL(req.url, issuer);
+  if (pathname.startsWith('/test/')) {
+    handleControl(req, res, pathname).catch((err) => handleFailure(res, err));
+    return;
+  }
   const match = INTERACTION.exec(pathname);
   if (!match) {
     providerCallback(req, res);
     return;
   }
-  handleInteraction(provider, req, res, match[1], match[2] ?? '').catch((err) => {
-    // e.g. SessionNotFound when the interaction cookie is missing or expired
-    const status = err.status ?? err.statusCode ?? 500;
-    if (status >= 500) process.stderr.write(`oidc provider: interaction error: ${err.stack ?? err}\n`);
-    if (!res.headersSent) {
-      sendHtml(res, status, `<!doctype html><title>Error</title><h1>Error</h1><p id="error">${
-        escapeHtml(err.error ?? err.name)}: ${escapeHtml(err.error_description ?? err.message)}</p>\n`);
-    } else {
-      res.destroy();
-    }
-  });
+  handleInteraction(provider, req, res, match[1], match[2] ?? '').catch((err) => handleFailure(res, err));
 });
 
 function stop() {
