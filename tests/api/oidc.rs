@@ -65,7 +65,19 @@ impl Provider {
         }
     }
 
-    /// The service's settings for sign-on at this provider, staff by [`STAFF_GROUP`].
+    /// The service's settings for sign-on at this provider, staff by [`STAFF_GROUP`], for a
+    /// `lostfound serve` process.
+    pub fn env(&self) -> [(&'static str, &str); 5] {
+        [
+            ("LOSTFOUND_PUBLIC_URL", PUBLIC_URL),
+            ("LOSTFOUND_OIDC_ISSUER", &self.issuer),
+            ("LOSTFOUND_OIDC_CLIENT_ID", CLIENT_ID),
+            ("LOSTFOUND_OIDC_CLIENT_SECRET", CLIENT_SECRET),
+            ("LOSTFOUND_OIDC_ADMIN_GROUP", STAFF_GROUP),
+        ]
+    }
+
+    /// [`Provider::env`], for a server in the test's process.
     pub fn configure(&self, config: &mut Config) {
         config.public_url = Some(PUBLIC_URL.into());
         config.accounts.oidc_issuer = Some(self.issuer.clone());
@@ -82,6 +94,18 @@ impl Provider {
                 .json(&json!({ "groups": groups })),
         )
         .await;
+    }
+
+    /// Signs with a new key (a new `kid`) from now on, and publishes it instead of the old one.
+    pub async fn rotate_keys(&self) {
+        self.control(self.http.post(self.url("/test/rotate-keys"))).await;
+    }
+
+    /// How many times its keys (`/jwks`) were fetched.
+    pub async fn jwks_requests(&self) -> u64 {
+        self.control(self.http.get(self.url("/test/jwks-requests"))).await["jwksRequests"]
+            .as_u64()
+            .unwrap()
     }
 
     fn url(&self, path: &str) -> String {

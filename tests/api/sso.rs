@@ -1,6 +1,9 @@
 //! Single sign-on at a real OpenID provider (tests/oidc/provider.mjs), driven over HTTP: an
-//! account linked to it signs in there only, with the role its groups give at each sign-on.
+//! account linked to it signs in there only, with the role its groups give at each sign-on;
+//! ID tokens signed with keys the service does not know make it fetch the keys again, but
+//! not often. (Sign-ons after the provider rotated its keys: `multinode`.)
 
+use futures_util::future::join_all;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -79,4 +82,21 @@ async fn an_account_linked_to_the_provider_has_no_password_and_its_role_follows_
     let staff_again = browser(&app.url(""));
     assert_eq!(sign_on(&staff_again, "olivia").await, "/");
     assert_eq!(me(&staff_again).await["isAdmin"], true);
+}
+
+#[tokio::test]
+async fn tokens_signed_with_unknown_keys_fetch_the_keys_again_at_most_once_a_minute() {
+    let provider = Provider::start(Some("unknown-key")).await;
+    let app = TestApp::start_with(TestDb::new().await, |config| provider.configure(config)).await;
+    // Sign-ons at once, then one after another, each with an ID token signed by a key the
+    // provider never published.
+    let signing_on = || async { sign_on(&browser(&app.url("")), "olivia").await };
+    let mut landed = join_all((0..4).map(|_| signing_on())).await;
+    for _ in 0..4 {
+        landed.push(signing_on().await);
+    }
+    assert!(landed.iter().all(|page| page == "/#/sso-failed"), "{landed:?}");
+    // Discovery fetched the keys; the first unknown key had them fetched once more, the
+    // others not.
+    assert_eq!(provider.jwks_requests().await, 2);
 }
