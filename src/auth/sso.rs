@@ -1,17 +1,18 @@
 //! Single sign-on with OpenID Connect (`openidconnect`): the authorization code flow with
 //! PKCE, a `state` bound to the browser that started it, and a `nonce`. The ID token is
 //! checked by the crate against the provider's JWKS (signature), issuer, audience, nonce
-//! and expiry; the provider is discovered at the first login that needs it (and again after
-//! a failure), so a provider that is down does not keep the service from starting.
+//! and expiry; what is known of the provider, and when it is fetched again, is [`provider`]'s.
 
+mod provider;
+
+use anyhow::Context;
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl,
-    Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
-    core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
+    AuthorizationCode, ClaimsVerificationError, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce, PkceCodeChallenge,
+    PkceCodeVerifier, RedirectUrl, Scope, SignatureVerificationError, TokenResponse, core::CoreAuthenticationFlow,
 };
 use serde::Deserialize;
-use tokio::sync::OnceCell;
 
+use self::provider::Provider;
 use super::token::token_hash;
 use crate::{
     config::AccountsConfig,
@@ -20,21 +21,12 @@ use crate::{
     time::now_ms,
 };
 
-/// The client, once the provider is discovered.
-type Client =
-    CoreClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointMaybeSet, EndpointMaybeSet>;
-
 /// Sign-on with one provider.
 pub struct SingleSignOn {
-    issuer: String,
-    client_id: String,
-    client_secret: String,
-    /// Where the provider sends people back: `PUBLIC_URL/api/oidc/callback`.
-    callback: String,
+    provider: Provider,
     admin_group: Option<String>,
     /// No redirects: a token endpoint that redirects could lead the code elsewhere.
     http: openidconnect::reqwest::Client,
-    client: OnceCell<Client>,
 }
 
 /// Why a sign-on did not end in a session: said in the log, never to the browser.
@@ -77,44 +69,29 @@ impl SingleSignOn {
             .redirect(openidconnect::reqwest::redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(10))
             .build()?;
+        // Where the provider sends people back.
+        let callback = RedirectUrl::new(format!("{}/api/oidc/callback", site.trim_end_matches('/')))?;
+        let provider = Provider::new(
+            IssuerUrl::new(issuer.clone()).context("LOSTFOUND_OIDC_ISSUER is not a URL")?,
+            ClientId::new(client_id.clone()),
+            ClientSecret::new(client_secret.clone()),
+            callback,
+            http.clone(),
+        );
         Ok(Some(Self {
-            issuer: issuer.clone(),
-            client_id: client_id.clone(),
-            client_secret: client_secret.clone(),
-            callback: format!("{}/api/oidc/callback", site.trim_end_matches('/')),
+            provider,
             admin_group: config.oidc_admin_group.clone(),
             http,
-            client: OnceCell::new(),
         }))
-    }
-
-    /// The client, discovering the provider first if need be.
-    async fn client(&self) -> Result<&Client, SsoError> {
-        self.client
-            .get_or_try_init(|| async {
-                let issuer =
-                    IssuerUrl::new(self.issuer.clone()).map_err(|err| SsoError::Unreachable(err.to_string()))?;
-                let metadata = CoreProviderMetadata::discover_async(issuer, &self.http)
-                    .await
-                    .map_err(|err| SsoError::Unreachable(crate::causes::describe(&err).join(": ")))?;
-                let callback =
-                    RedirectUrl::new(self.callback.clone()).map_err(|err| SsoError::Unreachable(err.to_string()))?;
-                Ok(CoreClient::from_provider_metadata(
-                    metadata,
-                    ClientId::new(self.client_id.clone()),
-                    Some(ClientSecret::new(self.client_secret.clone())),
-                )
-                .set_redirect_uri(callback))
-            })
-            .await
     }
 
     /// Starts a sign-on: where to send the browser, and the state it must come back with
     /// (kept in a cookie of its own, so that only this browser can finish it).
     pub async fn start(&self, store: &Store) -> Result<(String, String), SsoError> {
-        let client = self.client().await?;
+        let provider = self.provider.current().await?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (url, state, nonce) = client
+        let (url, state, nonce) = provider
+            .client
             .authorize_url(
                 CoreAuthenticationFlow::AuthorizationCode,
                 CsrfToken::new_random,
@@ -147,8 +124,9 @@ impl SingleSignOn {
             .take_sso_login(&token_hash(state), now_ms())
             .await?
             .ok_or(SsoError::BadState)?;
-        let client = self.client().await?;
-        let tokens = client
+        let provider = self.provider.current().await?;
+        let tokens = provider
+            .client
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .map_err(|err| SsoError::Unreachable(err.to_string()))?
             .set_pkce_verifier(PkceCodeVerifier::new(verifier))
@@ -158,9 +136,17 @@ impl SingleSignOn {
         let id_token = tokens
             .id_token()
             .ok_or_else(|| SsoError::BadToken("the provider sent no ID token".into()))?;
-        let claims = id_token
-            .claims(&client.id_token_verifier(), &Nonce::new(nonce))
-            .map_err(|err| SsoError::BadToken(err.to_string()))?;
+        let nonce = Nonce::new(nonce);
+        let claims = match id_token.claims(&provider.client.id_token_verifier(), &nonce) {
+            // Signed with a key the provider did not publish when it was discovered: it may
+            // have rotated its keys since.
+            Err(err) if signed_with_unknown_key(&err) => match self.provider.newer_keys(&provider).await? {
+                Some(newer) => id_token.claims(&newer.client.id_token_verifier(), &nonce),
+                None => Err(err),
+            },
+            verified => verified,
+        }
+        .map_err(|err| SsoError::BadToken(err.to_string()))?;
         let groups = groups_of(&id_token.to_string());
         let identity = SsoIdentity::new(
             &SsoClaims {
@@ -180,6 +166,17 @@ impl SingleSignOn {
             SsoOutcome::NoFreeId => Err(SsoError::NoFreeId),
         }
     }
+}
+
+/// Whether an ID token was refused for its key: one the keys lack, or one its signature does
+/// not verify with.
+fn signed_with_unknown_key(err: &ClaimsVerificationError) -> bool {
+    matches!(
+        err,
+        ClaimsVerificationError::SignatureVerification(
+            SignatureVerificationError::NoMatchingKey | SignatureVerificationError::CryptoError(_)
+        )
+    )
 }
 
 /// The `groups` claim of an ID token (compact JWS) whose signature and claims were checked.

@@ -12,6 +12,7 @@ use crate::{
     faults::{RedisServer, Relay},
     helpers::*,
     node::Server,
+    oidc::{Provider, browser, sign_on},
     sio::{Sio, Transport},
 };
 
@@ -43,22 +44,22 @@ impl Cluster {
     }
 
     async fn node(&self) -> Server {
-        self.node_on(self.db.url()).await
+        self.node_with(&[]).await
+    }
+
+    /// A node with more settings, `env`.
+    async fn node_with(&self, env: &[(&str, &str)]) -> Server {
+        let redis = self.redis.url();
+        let env: Vec<_> = [("REDIS_URL", redis.as_str())]
+            .into_iter()
+            .chain(env.iter().copied())
+            .collect();
+        Server::start_with(self.db.url(), &env, &[]).await
     }
 
     /// A node reaching the database at `database_url` (e.g. through a relay).
     async fn node_on(&self, database_url: &str) -> Server {
         Server::start_with(database_url, &[("REDIS_URL", &self.redis.url())], &[]).await
-    }
-
-    /// A node with these environment variables besides Redis's.
-    async fn node_with(&self, env: &[(&str, &str)]) -> Server {
-        let redis = self.redis.url();
-        let env: Vec<(&str, &str)> = [("REDIS_URL", redis.as_str())]
-            .into_iter()
-            .chain(env.iter().copied())
-            .collect();
-        Server::start_with(self.db.url(), &env, &[]).await
     }
 }
 
@@ -462,4 +463,24 @@ async fn a_thread_made_private_on_one_node_stops_reaching_sockets_on_the_other_t
             .await,
         json!({ "ok": false, "error": "Item not found" })
     );
+}
+
+#[tokio::test]
+async fn both_nodes_keep_signing_people_in_after_the_provider_rotates_its_keys() {
+    let cluster = Cluster::new().await;
+    let provider = Provider::start(None).await;
+    let (a, b) = (
+        cluster.node_with(&provider.env()).await,
+        cluster.node_with(&provider.env()).await,
+    );
+    for node in [&a, &b] {
+        assert_eq!(sign_on(&browser(&node.url), "olivia").await, "/", "before the rotation");
+    }
+    // A new signing key, and the one each node knows is no longer published.
+    provider.rotate_keys().await;
+    for node in [&a, &b] {
+        let olivia = browser(&node.url);
+        assert_eq!(sign_on(&olivia, "olivia").await, "/", "after the rotation");
+        assert_eq!(olivia.get("/api/me").await.1["user"]["id"], "olivia");
+    }
 }

@@ -176,7 +176,7 @@ impl Drop for Server {
 }
 
 /// Appends everything `pipe` yields to `sink`, line by line, until it closes.
-fn collect(pipe: impl AsyncRead + Unpin + Send + 'static, sink: Arc<Mutex<String>>) -> JoinHandle<()> {
+pub fn collect(pipe: impl AsyncRead + Unpin + Send + 'static, sink: Arc<Mutex<String>>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut lines = BufReader::new(pipe).lines();
         while let Ok(Some(line)) = lines.next_line().await {

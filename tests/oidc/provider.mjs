@@ -9,10 +9,17 @@
 //   OIDC_CLIENT_SECRET  required  its secret; client_secret_basic and client_secret_post both accepted
 //   OIDC_REDIRECT_URI   required  its only redirect URI, e.g. http://127.0.0.1:34567/api/oidc/callback
 //   OIDC_PORT           optional  port on 127.0.0.1; default 0 = any free port
-//   OIDC_TAMPER         optional  audience | nonce | expired: re-sign every ID token the token
-//                                 endpoint returns (with the provider's own key) after setting
-//                                 aud = "someone-else" | a different nonce | exp in the past
+//   OIDC_TAMPER         optional  audience | nonce | expired | unknown-key: every ID token the token
+//                                 endpoint returns gets aud = "someone-else" | a different nonce |
+//                                 exp in the past (signed with the provider's key) | a signature by
+//                                 a key of its own, whose kid the provider never publishes
 //   OIDC_EXTRA_ACCOUNT  optional  JSON {sub, name, email, preferred_username, groups[, login, email_verified]}
+//
+// Test controls, on the provider's own port (JSON answers):
+//   POST /test/accounts/SUB  {"groups": [...]}  sets the groups of account SUB from now on
+//   POST /test/rotate-keys                      signs with a new key (new kid) from now on; the
+//                                               old one is no longer published
+//   GET  /test/jwks-requests                    {"jwksRequests": N}: GETs of /jwks so far
 //
 // Once listening it prints exactly one line to stdout, `issuer http://127.0.0.1:PORT`, and then runs
 // until SIGTERM or SIGINT (exit 0), or until the process that started it is gone. Diagnostics go to
@@ -67,8 +74,8 @@ const PORT = env.OIDC_PORT === undefined || env.OIDC_PORT === '' ? 0 : Number(en
 if (!Number.isInteger(PORT) || PORT < 0 || PORT > 65535) fail('OIDC_PORT must be a port number (0 = any free port)');
 
 const TAMPER = env.OIDC_TAMPER || '';
-if (!['', 'audience', 'nonce', 'expired'].includes(TAMPER)) {
-  fail('OIDC_TAMPER must be unset, "audience", "nonce" or "expired"');
+if (!['', 'audience', 'nonce', 'expired', 'unknown-key'].includes(TAMPER)) {
+  fail('OIDC_TAMPER must be unset, "audience", "nonce", "expired" or "unknown-key"');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,15 +153,22 @@ async function findAccount(_ctx, id) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Keys
+// Keys. oidc-provider's own keystore is fixed when it is made, so that a rotation can replace the
+// key: every ID token it issues is signed again with `signing` (below), and /jwks publishes
+// `signing`'s public key only.
 
-const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-const signingJwk = {
-  ...(await exportJWK(privateKey)),
-  kid: `lostfound-test-${randomBytes(6).toString('hex')}`,
-  alg: 'RS256',
-  use: 'sig',
-};
+async function newSigningKey() {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = `lostfound-test-${randomBytes(6).toString('hex')}`;
+  return {
+    privateKey,
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' },
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' },
+  };
+}
+
+let signing = await newSigningKey();
+let jwksRequests = 0;
 
 const configuration = {
   clients: [{
@@ -167,7 +181,7 @@ const configuration = {
     token_endpoint_auth_method: 'client_secret_basic',
     id_token_signed_response_alg: 'RS256',
   }],
-  jwks: { keys: [signingJwk] },
+  jwks: { keys: [signing.privateJwk] },
   findAccount,
   scopes: ['openid', 'profile', 'email', 'groups'],
   claims: {
@@ -211,13 +225,17 @@ const configuration = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Tampering with the ID token of token responses (OIDC_TAMPER)
+// The ID token of token responses: signed again with the current key, and tampered with
+// (OIDC_TAMPER)
 
-async function tamperIdToken(idToken) {
+async function resignIdToken(idToken) {
   const header = decodeProtectedHeader(idToken);
   const payload = decodeJwt(idToken);
   const now = Math.floor(Date.now() / 1000);
+  let key = signing;
   switch (TAMPER) {
+    case '':
+      break;
     case 'audience':
       payload.aud = 'someone-else';
       break;
@@ -229,10 +247,13 @@ async function tamperIdToken(idToken) {
       payload.exp = now - 3600;
       if (typeof payload.auth_time === 'number' && payload.auth_time > payload.iat) payload.auth_time = payload.iat;
       break;
+    case 'unknown-key':
+      key = await newSigningKey();
+      break;
     default:
       throw new Error('unreachable');
   }
-  return new SignJWT(payload).setProtectedHeader(header).sign(privateKey);
+  return new SignJWT(payload).setProtectedHeader({ ...header, kid: key.publicJwk.kid }).sign(key.privateKey);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +290,7 @@ ${error ? `<p id="error" role="alert">${escapeHtml(error)}</p>\n` : ''}<form met
 `;
 }
 
-async function readForm(req) {
+async function readBody(req) {
   let size = 0;
   const chunks = [];
   for await (const chunk of req) {
@@ -277,7 +298,11 @@ async function readForm(req) {
     if (size > 16 * 1024) throw Object.assign(new Error('request body too large'), { status: 413 });
     chunks.push(chunk);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readForm(req) {
+  return new URLSearchParams(await readBody(req));
 }
 
 async function grantConsent(provider, interaction) {
@@ -348,15 +373,13 @@ await new Promise((resolve, reject) => {
 const issuer = `http://127.0.0.1:${server.address().port}`;
 const provider = new Provider(issuer, configuration);
 
-if (TAMPER) {
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.method === 'POST' && ctx.path === '/token' && ctx.status === 200
-      && ctx.body && typeof ctx.body === 'object' && typeof ctx.body.id_token === 'string') {
-      ctx.body = { ...ctx.body, id_token: await tamperIdToken(ctx.body.id_token) };
-    }
-  });
-}
+provider.use(async (ctx, next) => {
+  await next();
+  if (ctx.method === 'POST' && ctx.path === '/token' && ctx.status === 200
+    && ctx.body && typeof ctx.body === 'object' && typeof ctx.body.id_token === 'string') {
+    ctx.body = { ...ctx.body, id_token: await resignIdToken(ctx.body.id_token) };
+  }
+});
 
 // Enough to see why a flow failed, and nothing secret (error codes and descriptions only).
 for (const event of ['authorization.error', 'grant.error', 'userinfo.error', 'end_session.error']) {
@@ -368,27 +391,83 @@ provider.on('server_error', (_ctx, err) => {
   process.stderr.write(`oidc provider: server_error: ${err.stack ?? err}\n`);
 });
 
+// ---------------------------------------------------------------------------------------------
+// The keys published, and the test controls
+
+function sendJson(res, status, body) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(`${JSON.stringify(body)}\n`);
+}
+
+function sendJwks(res) {
+  jwksRequests += 1;
+  sendJson(res, 200, { keys: [signing.publicJwk] });
+}
+
+const ACCOUNT_CONTROL = /^\/test\/accounts\/([^/]+)$/;
+
+async function handleControl(req, res, pathname) {
+  const account = ACCOUNT_CONTROL.exec(pathname);
+  if (account && req.method === 'POST') {
+    const claims = ACCOUNTS.get(decodeURIComponent(account[1]));
+    if (!claims) return sendJson(res, 404, { error: 'no such account' });
+    let body;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch {
+      return sendJson(res, 400, { error: 'not JSON' });
+    }
+    const { groups } = body ?? {};
+    if (!Array.isArray(groups) || !groups.every((g) => typeof g === 'string')) {
+      return sendJson(res, 400, { error: '"groups" must be an array of strings' });
+    }
+    claims.groups = groups;
+    return sendJson(res, 200, claims);
+  }
+  if (pathname === '/test/rotate-keys' && req.method === 'POST') {
+    signing = await newSigningKey();
+    return sendJson(res, 200, { kid: signing.publicJwk.kid });
+  }
+  if (pathname === '/test/jwks-requests' && req.method === 'GET') {
+    return sendJson(res, 200, { jwksRequests });
+  }
+  return sendJson(res, 404, { error: 'no such control' });
+}
+
 const providerCallback = provider.callback();
 const INTERACTION = /^\/interaction\/([A-Za-z0-9_-]+)(\/login|\/abort)?$/;
 
+// A sign-in page's or a test control's failure, e.g. SessionNotFound when the interaction cookie
+// is missing or expired.
+function handleFailure(res, err) {
+  const status = err.status ?? err.statusCode ?? 500;
+  if (status >= 500) process.stderr.write(`oidc provider: request error: ${err.stack ?? err}\n`);
+  if (!res.headersSent) {
+    sendHtml(res, status, `<!doctype html><title>Error</title><h1>Error</h1><p id="error">${
+      escapeHtml(err.error ?? err.name)}: ${escapeHtml(err.error_description ?? err.message)}</p>\n`);
+  } else {
+    res.destroy();
+  }
+}
+
 server.on('request', (req, res) => {
   const { pathname } = new URL(req.url, issuer);
+  if (pathname === '/jwks' && req.method === 'GET') {
+    sendJwks(res);
+    return;
+  }
+  if (pathname.startsWith('/test/')) {
+    handleControl(req, res, pathname).catch((err) => handleFailure(res, err));
+    return;
+  }
   const match = INTERACTION.exec(pathname);
   if (!match) {
     providerCallback(req, res);
     return;
   }
-  handleInteraction(provider, req, res, match[1], match[2] ?? '').catch((err) => {
-    // e.g. SessionNotFound when the interaction cookie is missing or expired
-    const status = err.status ?? err.statusCode ?? 500;
-    if (status >= 500) process.stderr.write(`oidc provider: interaction error: ${err.stack ?? err}\n`);
-    if (!res.headersSent) {
-      sendHtml(res, status, `<!doctype html><title>Error</title><h1>Error</h1><p id="error">${
-        escapeHtml(err.error ?? err.name)}: ${escapeHtml(err.error_description ?? err.message)}</p>\n`);
-    } else {
-      res.destroy();
-    }
-  });
+  handleInteraction(provider, req, res, match[1], match[2] ?? '').catch((err) => handleFailure(res, err));
 });
 
 function stop() {

@@ -9,9 +9,9 @@ const PROVIDER = fileURLToPath(new URL("../../tests/oidc/provider.mjs", import.m
 
 /**
  * Starts the provider with one client, `clientId`, that may come back to `redirectUri` only;
- * with `tamper` (`audience`, `nonce` or `expired`), its ID tokens are signed but wrong in that
- * way. Resolves with `{ issuer, clientId, clientSecret, stop }` once it listens; `stop()`
- * resolves when it has exited.
+ * with `tamper` (`audience`, `nonce`, `expired` or `unknown-key`: tests/oidc/README.md), its
+ * ID tokens are wrong in that way. Resolves with `{ issuer, clientId, clientSecret, stop }` once
+ * it listens; `stop()` resolves when it has exited.
  */
 export async function startOidcProvider({ redirectUri, clientId = "lostfound", tamper }) {
   if (!existsSync(new URL("../../tests/oidc/node_modules/oidc-provider", import.meta.url))) {
