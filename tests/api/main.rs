@@ -25,6 +25,7 @@ mod multinode;
 mod node;
 mod notifications;
 mod official_clients;
+mod openapi;
 mod persistence;
 mod photos;
 mod process;
