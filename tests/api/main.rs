@@ -11,6 +11,7 @@ mod custody;
 mod errors;
 mod export;
 mod faults;
+mod headers;
 mod helpers;
 mod identity;
 mod items;
