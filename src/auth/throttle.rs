@@ -53,6 +53,11 @@ const PER_DEVICE: i64 = 10;
 /// Sign-ups, or requests to reset a password, from one address in a window (multiplied for a
 /// shared network): each may send mail, and costs a password hash or a database write.
 const REQUESTS_PER_ADDRESS: i64 = 20;
+/// Single sign-ons started from one address in a window (multiplied for a shared network):
+/// each keeps a row until the provider sends the browser back. As many as the failed
+/// logins an address has before they take turns: on a campus that signs on this way, it is
+/// how everyone behind one address logs in.
+const SSO_STARTS_PER_ADDRESS: i64 = FREE_PER_ADDRESS;
 /// Windows and turns older than this are over; they are purged.
 const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 /// The device cookie, and how long a device stays trusted without logging in.
@@ -196,9 +201,20 @@ impl LoginThrottle {
     /// once there were too many in the window. Every request is counted, one write each,
     /// whatever it asks for: an address with an account takes as long as one without.
     pub async fn count_request(&self, kind: &str, addr: IpAddr) -> Result<Option<u64>, StoreError> {
+        self.count_per_address(kind, REQUESTS_PER_ADDRESS, addr).await
+    }
+
+    /// Counts a single sign-on started from `addr`, like [`Self::count_request`].
+    pub async fn count_sso_start(&self, addr: IpAddr) -> Result<Option<u64>, StoreError> {
+        self.count_per_address("sso", SSO_STARTS_PER_ADDRESS, addr).await
+    }
+
+    /// Counts a request of `kind` from `addr`: `Some(seconds to wait)` once there were more
+    /// than `limit` in the window.
+    async fn count_per_address(&self, kind: &str, limit: i64, addr: IpAddr) -> Result<Option<u64>, StoreError> {
         let key = format!("{kind}:{}", AddressKey::of(addr));
         let now = now_ms();
-        let limit = self.shared.scaled(REQUESTS_PER_ADDRESS, addr);
+        let limit = self.shared.scaled(limit, addr);
         Ok(match self.count(&key, None, limit, now).await? {
             Some(ThrottleDecision::Refused { retry_after_secs }) => Some(retry_after_secs),
             _ => None,

@@ -39,6 +39,7 @@ mod signup;
 mod sio;
 mod smoke;
 mod smtp_sink;
+mod sso;
 mod startup;
 mod throttle;
 mod web_assets;
