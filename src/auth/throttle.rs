@@ -56,6 +56,11 @@ const REQUESTS_PER_ADDRESS: i64 = 20;
 /// Changes of address one account may make in a window: each mails a link to an address
 /// that nobody has verified, the account's owner's choice.
 const ADDRESS_CHANGES_PER_ACCOUNT: i64 = 5;
+/// Single sign-ons started from one address in a window (multiplied for a shared network):
+/// each keeps a row until the provider sends the browser back. As many as the failed
+/// logins an address has before they take turns: on a campus that signs on this way, it is
+/// how everyone behind one address logs in.
+const SSO_STARTS_PER_ADDRESS: i64 = FREE_PER_ADDRESS;
 /// Windows and turns older than this are over; they are purged.
 const RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
 /// The device cookie, and how long a device stays trusted without logging in.
@@ -199,9 +204,19 @@ impl LoginThrottle {
     /// once there were too many in the window. Every request is counted, one write each,
     /// whatever it asks for: an address with an account takes as long as one without.
     pub async fn count_request(&self, kind: &str, addr: IpAddr) -> Result<Option<u64>, StoreError> {
+        self.count_per_address(kind, REQUESTS_PER_ADDRESS, addr).await
+    }
+
+    /// Counts a single sign-on started from `addr`, like [`Self::count_request`].
+    pub async fn count_sso_start(&self, addr: IpAddr) -> Result<Option<u64>, StoreError> {
+        self.count_per_address("sso", SSO_STARTS_PER_ADDRESS, addr).await
+    }
+
+    /// Counts a request of `kind` from `addr`: `Some(seconds to wait)` once there were more
+    /// than `limit` in the window.
+    async fn count_per_address(&self, kind: &str, limit: i64, addr: IpAddr) -> Result<Option<u64>, StoreError> {
         let key = format!("{kind}:{}", AddressKey::of(addr));
-        self.count_requests(&key, self.shared.scaled(REQUESTS_PER_ADDRESS, addr))
-            .await
+        self.count_requests(&key, self.shared.scaled(limit, addr)).await
     }
 
     /// Counts a change of address by account `account_id` (each mails a link to the new
@@ -211,6 +226,8 @@ impl LoginThrottle {
         self.count_requests(&key, ADDRESS_CHANGES_PER_ACCOUNT).await
     }
 
+    /// Counts a request under `key`: `Some(seconds to wait)` once there were more than
+    /// `limit` in the window.
     async fn count_requests(&self, key: &str, limit: i64) -> Result<Option<u64>, StoreError> {
         Ok(match self.count(key, None, limit, now_ms()).await? {
             Some(ThrottleDecision::Refused { retry_after_secs }) => Some(retry_after_secs),

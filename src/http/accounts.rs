@@ -108,7 +108,7 @@ async fn update(
 
 /// Sets a new password for someone who forgot theirs: their sessions end and their failed
 /// logins are forgotten.
-#[utoipa::path(post, path = "/api/users/{uid}/password", operation_id = "resetPassword", tag = "accounts", security(("session" = [])),
+#[utoipa::path(post, path = "/api/users/{uid}/password", operation_id = "setUserPassword", tag = "accounts", security(("session" = [])),
     params(("uid" = String, Path, description = "User id")),
     request_body = schemas::PasswordBody,
     responses(

@@ -439,7 +439,6 @@ async fn picture(
         validators,
         [
             (header::CONTENT_TYPE, content_type),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static("default-src 'none'"),

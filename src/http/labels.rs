@@ -61,7 +61,6 @@ async fn item_label(
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("image/svg+xml; charset=utf-8"),
             ),
-            (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             // Opened on its own, the picture runs nothing and loads nothing.
             (

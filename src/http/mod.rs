@@ -32,7 +32,7 @@ use std::{convert::Infallible, time::Duration};
 use axum::{
     Router,
     extract::{DefaultBodyLimit, MatchedPath, Request},
-    http::{Method, StatusCode, header},
+    http::{HeaderValue, Method, StatusCode, header},
     middleware,
     response::Response,
 };
@@ -44,7 +44,7 @@ use tower_http::{
 };
 
 pub use self::web::socket_io_client;
-use crate::{origins::AllowedOrigins, state::AppState};
+use crate::{config::Mode, origins::AllowedOrigins, state::AppState};
 
 /// Largest request body accepted: the largest report.
 const BODY_LIMIT: usize = crate::domain::MAX_REPORT_BYTES;
@@ -96,13 +96,11 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> impl Api {
     let mode = state.config.mode;
     let layers = ServiceBuilder::new()
         .layer(middleware::from_fn(access_log::log))
-        // A panic's answer is rendered as it is made; every other error response on its way out.
+        // A panic's answer is finished as it is made; every other answer on its way out.
         .layer(CatchPanicLayer::custom(move |panic| {
-            errors::render_errors(mode, errors::panic_response(panic))
+            finish(mode, errors::panic_response(panic))
         }))
-        .layer(MapResponseLayer::new(move |response: Response| {
-            errors::render_errors(mode, response)
-        }))
+        .layer(MapResponseLayer::new(move |response: Response| finish(mode, response)))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
@@ -114,6 +112,16 @@ fn with_layers(routes: Router<AppState>, state: AppState) -> impl Api {
         .layer(DefaultBodyLimit::max(BODY_LIMIT));
     let routes = routes.fallback(errors::not_found).with_state(state);
     layers.service(routes)
+}
+
+/// Every answer on its way out, whoever wrote it (a handler, a guard, the router): says
+/// `X-Content-Type-Options: nosniff`, so that no browser reads a JSON answer, which may echo
+/// what someone wrote, as a page or a script; and an error gets the body of the mode.
+fn finish(mode: Mode, mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    errors::render_errors(mode, response)
 }
 
 /// What `router` answers with: a service, not boxed here (whoever routes to it boxes it, once).
@@ -183,6 +191,7 @@ mod tests {
             let (base, _dir) = serve(Router::new().route("/api/boom", get(boom)), mode).await;
             let response = reqwest::get(format!("{base}/api/boom")).await.unwrap();
             assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+            assert_eq!(response.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
             let body: serde_json::Value = response.json().await.unwrap();
             if mode == Mode::Production {
                 assert_eq!(body, expected);

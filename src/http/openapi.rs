@@ -120,7 +120,7 @@ impl utoipa::Modify for SessionCookie {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
 
     use serde_json::Value;
 
@@ -180,5 +180,28 @@ mod tests {
         assert!(missing.is_empty(), "routes the API document lacks: {missing:?}");
         let extra: Vec<_> = documented.difference(&declared).collect();
         assert!(extra.is_empty(), "documented routes that do not exist: {extra:?}");
+    }
+
+    /// Generated clients name a method after each `operationId`: two operations with one id
+    /// make an invalid document and a client that calls one of them by the other's name.
+    #[test]
+    fn every_operation_has_an_id_of_its_own() {
+        let document: Value = serde_json::from_str(&DOCUMENT).unwrap();
+        let mut operations: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (path, methods) in document["paths"].as_object().unwrap() {
+            for (method, operation) in methods.as_object().unwrap() {
+                let id = operation["operationId"].as_str();
+                let id = id.unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+                operations
+                    .entry(id.to_owned())
+                    .or_default()
+                    .push(format!("{method} {path}"));
+            }
+        }
+        let shared: Vec<_> = operations.iter().filter(|(_, routes)| routes.len() > 1).collect();
+        assert!(
+            shared.is_empty(),
+            "operationIds used by more than one route (give each its own `operation_id`): {shared:?}"
+        );
     }
 }

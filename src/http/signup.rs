@@ -182,7 +182,7 @@ async fn request_reset(
 }
 
 /// Sets a new password with the token of a mailed link; every session of the account ends.
-#[utoipa::path(post, path = "/api/password-reset/confirm", operation_id = "resetPassword", tag = "session", request_body = schemas::NewPasswordBody,
+#[utoipa::path(post, path = "/api/password-reset/confirm", operation_id = "confirmPasswordReset", tag = "session", request_body = schemas::NewPasswordBody,
     responses(
         (status = 200, description = "The password is set", body = OkJson),
         (status = 400, description = "Invalid or expired link, Password must be at least 8 characters, …", body = schemas::ErrorBody),

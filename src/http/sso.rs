@@ -12,7 +12,11 @@ use axum::{
 };
 use cookie::{Cookie, SameSite};
 
-use super::{extract::Params, schemas, session::with_cookies};
+use super::{
+    extract::{ClientAddr, Params},
+    schemas,
+    session::with_cookies,
+};
 use crate::{
     auth::cookie_value,
     error::{AppError, Result},
@@ -33,14 +37,20 @@ pub fn router() -> Router<AppState> {
 /// Sends the browser to the provider to sign in.
 #[utoipa::path(get, path = "/api/oidc/login", operation_id = "ssoLogin", tag = "session",
     responses(
-        (status = 303, description = "To the provider (`Location`), with the `lf_sso` cookie; to `/#/sso-failed` when the provider cannot be reached"),
+        (status = 303, description = "To the provider (`Location`), with the `lf_sso` cookie; to `/#/sso-failed` when the provider cannot be reached, or when this address has started too many sign-ons"),
         (status = 404, description = "Single sign-on is not set up", body = schemas::ErrorBody),
     ))]
-async fn login(State(state): State<AppState>) -> Result<Response> {
+async fn login(State(state): State<AppState>, ClientAddr(addr): ClientAddr) -> Result<Response> {
     let sso = state
         .sso
         .as_ref()
         .ok_or(AppError::NotFound("Single sign-on is not set up"))?;
+    // Each start keeps a row until the browser comes back, so an address may start only so
+    // many. A refused one goes where any failed sign-on goes, not to a 429: this is a page a
+    // browser was sent to, and a JSON error would be all the person saw.
+    if state.throttle.count_sso_start(addr).await?.is_some() {
+        return Ok(see_other(FAILED));
+    }
     match sso.start(&state.store).await {
         Ok((url, login_state)) => Ok(with_cookies(see_other(&url), [state_cookie(&state, &login_state)])),
         Err(err) => {

@@ -126,6 +126,8 @@ fn serve<Files: RustEmbed>(path: &str, cache_control: &'static str, request: &He
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
         ),
+        // Every answer of the router gets it on its way out (`finish` in http/mod.rs), but the
+        // Socket.IO client's files are served in front of Socket.IO, outside it.
         (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
         (header::REFERRER_POLICY, HeaderValue::from_static("same-origin")),
     ];

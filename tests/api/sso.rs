@@ -100,3 +100,42 @@ async fn tokens_signed_with_unknown_keys_fetch_the_keys_again_at_most_once_a_min
     // others not.
     assert_eq!(provider.jwks_requests().await, 2);
 }
+
+/// Where `GET /api/oidc/login` sends a browser at `from` (127.0.0.x).
+async fn start_sign_on(app: &TestApp, from: &str) -> String {
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .local_address(from.parse::<std::net::IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let response = browser.get(app.url("/api/oidc/login")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    response.headers()[reqwest::header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Each sign-on started keeps a row until the provider sends the browser back: one address
+/// starting them without end is refused once past its limit (sent to the page that says
+/// sign-on failed, as a browser is), and the rows stop growing; another address still signs on.
+#[tokio::test]
+async fn starting_sign_ons_is_limited_per_address() {
+    let provider = Provider::start(None).await;
+    let app = TestApp::start_with(TestDb::new().await, |config| provider.configure(config)).await;
+    // 50 an address in 15 minutes (docs/api.md).
+    let started = 50;
+    for n in 0..started {
+        let location = start_sign_on(&app, "127.0.0.1").await;
+        assert!(location.starts_with(&provider.issuer), "sign-on {n}: {location}");
+    }
+    assert_eq!(start_sign_on(&app, "127.0.0.1").await, "/#/sso-failed");
+    assert_eq!(app.db.count("oidc_logins").await, started);
+    for _ in 0..20 {
+        assert_eq!(start_sign_on(&app, "127.0.0.1").await, "/#/sso-failed");
+    }
+    assert_eq!(app.db.count("oidc_logins").await, started);
+
+    assert!(start_sign_on(&app, "127.0.0.2").await.starts_with(&provider.issuer));
+    assert_eq!(app.db.count("oidc_logins").await, started + 1);
+}

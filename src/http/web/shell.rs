@@ -65,7 +65,6 @@ pub(super) async fn service_worker(request: HeaderMap) -> Response {
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
         ),
-        (header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")),
     ];
     if matches(&request, &worker.etag) {
         return not_modified(HeaderMap::from_iter(headers));
