@@ -43,3 +43,4 @@ mod sso;
 mod startup;
 mod throttle;
 mod web_assets;
+mod whole_lists;
