@@ -46,6 +46,15 @@ pub struct ItemFilter {
     pub visible: Option<Visibility>,
 }
 
+impl ItemFilter {
+    /// Whether the database must find every match of this filter before it can order them:
+    /// words (through the full-text index) or a place (the box around it). Such a filter
+    /// costs its matches, not the items it returns.
+    pub fn searches(&self) -> bool {
+        !self.words.is_empty() || self.near.is_some()
+    }
+}
+
 /// The items someone may read when not every state is public: those in a public state, and
 /// their own reports.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +85,14 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// Where a list goes on after `item`.
+    pub fn after(item: &Item) -> Self {
+        Self {
+            created_at: item.created_at,
+            id: item.id,
+        }
+    }
+
     /// An opaque token for a URL.
     pub fn encode(self) -> String {
         URL_SAFE_NO_PAD.encode(format!("{}.{}", self.created_at, self.id))

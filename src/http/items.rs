@@ -125,11 +125,7 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
                 .await?;
             if items.len() > limit as usize {
                 items.truncate(limit as usize);
-                let last = &items[items.len() - 1];
-                let next = Cursor {
-                    created_at: last.created_at,
-                    id: last.id,
-                };
+                let next = Cursor::after(&items[items.len() - 1]);
                 response_headers.push((header::LINK, next_link(raw.as_deref(), next)));
             }
             let keep = Keep::new(version, kept_as, &response_headers, kept);

@@ -2,7 +2,7 @@
 //! and run on either backend. Pages are read newest first through the
 //! `(created_at DESC, id DESC)` indexes, so a page costs what it holds, not the table.
 
-use futures_util::{Stream, stream};
+use std::sync::atomic::Ordering;
 
 use super::{
     Db, Store, StoreError,
@@ -11,7 +11,7 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    Cursor, HoldPolicy, Item, ItemFilter, Near, days_ms,
+    Cursor, HoldPolicy, Item, ItemFilter, ItemId, Near, days_ms,
     geo::{HalfAngle, UnitVector, degrees_spanned},
 };
 
@@ -27,6 +27,14 @@ const ESTIMATE_SAMPLE: i64 = 1_000;
 /// A search whose words find more items than this is paged by walking the newest-first
 /// index (SQLite; see `items_paged_for`).
 const MANY_WORD_MATCHES: i64 = 1_000;
+
+/// Where an item is in a list, as the drivers decode it.
+#[derive(sqlx::FromRow)]
+struct KeyRow {
+    created_at: i64,
+    #[sqlx(try_from = "i64")]
+    id: ItemId,
+}
 
 /// How many items match a filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +62,13 @@ impl Sql {
     fn param(&mut self, value: impl Into<Arg<'static>>) -> String {
         self.args.push(value.into());
         format!("${}", self.args.len())
+    }
+
+    /// Appends the order of lists, newest first, and at most `limit` rows.
+    fn newest_first(&mut self, limit: i64) {
+        let limit = self.param(limit);
+        self.text
+            .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
     }
 
     /// Appends ` WHERE …` for `filter` (and `after`).
@@ -197,16 +212,53 @@ impl Store {
         after: Option<Cursor>,
         limit: u32,
     ) -> Result<Vec<Item>, StoreError> {
-        let mut sql = self.page_sql(filter, after).await?;
-        let limit = sql.param(i64::from(limit));
-        sql.text
-            .push_str(&format!(" ORDER BY created_at DESC, id DESC LIMIT {limit}"));
+        let mut sql = self.page_sql(item_columns!(), filter, after).await?;
+        sql.newest_first(i64::from(limit));
+        self.items(&sql).await
+    }
+
+    /// The items matching `filter`, whose `ids` name them, newest first: a whole list's
+    /// batch. Read by id and put in order here, not by the statement: PostgreSQL may plan one
+    /// that orders and limits (its generic plan, the limit unknown) as a walk of the
+    /// newest-first index looking for them, which costs more the further down they are.
+    pub(super) async fn items_by_id(&self, filter: &ItemFilter) -> Result<Vec<Item>, StoreError> {
+        let sql = self.page_sql(item_columns!(), filter, None).await?;
+        let mut items = self.items(&sql).await?;
+        items.sort_unstable_by_key(|item| std::cmp::Reverse((item.created_at, item.id)));
+        Ok(items)
+    }
+
+    /// Runs `sql`, a `SELECT` of item columns.
+    async fn items(&self, sql: &Sql) -> Result<Vec<Item>, StoreError> {
         // The text is made of fixed fragments and `$n` parameters only.
         let text = sqlx::AssertSqlSafe(sql.text.clone());
         let rows: Vec<ItemRow> = with_pool!(self, read, |pool| {
             bind_all!(sqlx::query_as(text), &sql.args).fetch_all(pool).await
         })?;
         Ok(rows.into_iter().map(|row| row.into_item(&self.hold)).collect())
+    }
+
+    /// Where each of at most `limit` items matching `filter` is in the list, newest first,
+    /// after `after`: what [`Store::list_items`] would read, without the items themselves.
+    pub(super) async fn item_keys(
+        &self,
+        filter: &ItemFilter,
+        after: Option<Cursor>,
+        limit: u32,
+    ) -> Result<Vec<Cursor>, StoreError> {
+        let mut sql = self.page_sql("created_at, id", filter, after).await?;
+        sql.newest_first(i64::from(limit));
+        let text = sqlx::AssertSqlSafe(sql.text.clone());
+        let rows: Vec<KeyRow> = with_pool!(self, read, |pool| {
+            bind_all!(sqlx::query_as(text), &sql.args).fetch_all(pool).await
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|row| Cursor {
+                created_at: row.created_at,
+                id: row.id,
+            })
+            .collect())
     }
 
     /// How many items match `filter`: exactly up to [`EXACT_COUNT_UP_TO`], reading no more
@@ -246,41 +298,10 @@ impl Store {
         Ok(count.unsigned_abs())
     }
 
-    /// Every item matching `filter`, newest first, read `batch` at a time: no connection is
-    /// held between batches, however slowly the stream is consumed.
-    pub fn stream_items(
-        &self,
-        filter: ItemFilter,
-        after: Option<Cursor>,
-        batch: u32,
-    ) -> impl Stream<Item = Result<Vec<Item>, StoreError>> + Send + 'static {
-        let store = self.clone();
-        stream::unfold(Some(after), move |state| {
-            let (store, filter) = (store.clone(), filter.clone());
-            async move {
-                let after = state?;
-                match store.list_items(&filter, after, batch).await {
-                    Ok(items) if items.is_empty() => None,
-                    Ok(items) => {
-                        let next = (items.len() == batch as usize).then(|| {
-                            let last = &items[items.len() - 1];
-                            Some(Cursor {
-                                created_at: last.created_at,
-                                id: last.id,
-                            })
-                        });
-                        Some((Ok(items), next))
-                    }
-                    Err(err) => Some((Err(err), None)),
-                }
-            }
-        })
-    }
-
     /// How the database would run a page of `filter` (its `EXPLAIN`), one line per step.
     pub async fn explain_list(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Vec<String>, StoreError> {
-        let mut sql = self.page_sql(filter, after).await?;
-        sql.text.push_str(" ORDER BY created_at DESC, id DESC LIMIT 20");
+        let mut sql = self.page_sql(item_columns!(), filter, after).await?;
+        sql.newest_first(20);
         let lines = match &self.db {
             Db::Sqlite { read, .. } => {
                 let text = sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {}", sql.text));
@@ -296,10 +317,19 @@ impl Store {
         Ok(lines)
     }
 
-    /// `SELECT` of the items matching `filter` after `after`, to be ordered and limited: a
-    /// page, or its plan.
-    async fn page_sql(&self, filter: &ItemFilter, after: Option<Cursor>) -> Result<Sql, StoreError> {
-        let mut sql = Sql::new(concat!("SELECT ", item_columns!(), " FROM "));
+    /// How many statements that search (words, a place: [`ItemFilter::searches`]) lists have
+    /// run, counts aside: each costs the filter's matches, whatever it returns.
+    pub fn searches(&self) -> u64 {
+        self.searches.load(Ordering::Relaxed)
+    }
+
+    /// `SELECT columns` of the items matching `filter` after `after`, to be ordered and
+    /// limited: a page, its keys, or its plan.
+    async fn page_sql(&self, columns: &str, filter: &ItemFilter, after: Option<Cursor>) -> Result<Sql, StoreError> {
+        if filter.searches() {
+            self.searches.fetch_add(1, Ordering::Relaxed);
+        }
+        let mut sql = Sql::new(&format!("SELECT {columns} FROM "));
         sql.text.push_str(self.items_paged_for(filter).await?);
         let max_radius = self.max_radius(filter).await?;
         sql.filter(&self.db, &self.hold, filter, after, max_radius);

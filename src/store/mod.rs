@@ -24,6 +24,7 @@ mod statement;
 mod stats;
 mod throttle;
 mod users;
+mod whole_list;
 mod writer;
 
 use std::{
@@ -86,6 +87,8 @@ pub struct Store {
     office: Option<std::sync::Arc<str>>,
     /// How long found items are kept (`LOSTFOUND_HOLD_DAYS…`).
     hold: Arc<crate::domain::HoldPolicy>,
+    /// Statements run that search (see [`Store::searches`]).
+    searches: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -199,6 +202,7 @@ impl Store {
             account_links: false,
             office: None,
             hold: Arc::default(),
+            searches: Arc::default(),
         })
     }
 

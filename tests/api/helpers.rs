@@ -568,3 +568,18 @@ pub fn client_at(app: &TestApp, addr: &str) -> TestClient {
         base: app.url(""),
     }
 }
+
+/// Writes `items` into `store` as `lostfound items import` writes a file of them (a line an
+/// item, 1,000 a transaction), under the file name `name`.
+pub async fn import_into(store: &Store, name: &str, items: &[lostfound::domain::ImportedItem]) {
+    store.item_import(name, lostfound::time::now_ms()).await.unwrap();
+    for (n, batch) in (0..).zip(items.chunks(1_000)) {
+        let step = lostfound::store::ImportStep {
+            file_sha256: name,
+            from_line: n * 1_000,
+            to_line: (n + 1) * 1_000,
+            finished_at: None,
+        };
+        assert!(store.import_items(batch, &step).await.unwrap());
+    }
+}

@@ -1,10 +1,7 @@
 //! `GET /api/items` at scale: pages through `Link`, `X-Total-Count`, every filter, `fields`,
 //! the texts of bad values, conditional requests, and plans that use the indexes.
 
-use lostfound::{
-    domain::{ImportedItem, ItemFilter, ItemId, ItemKind, ItemStatus, Near},
-    store::ImportStep,
-};
+use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemKind, ItemStatus, Near};
 use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
 
@@ -557,17 +554,7 @@ async fn a_count_past_ten_thousand_matches_is_an_estimate_that_says_so() {
             ImportedItem::parse(body.as_object().unwrap(), now).unwrap()
         })
         .collect();
-    // Written as `lostfound items import` writes a file of them, a line an item.
-    app.store.item_import("reports", now).await.unwrap();
-    for (n, batch) in (0..).zip(reports.chunks(1_000)) {
-        let step = ImportStep {
-            file_sha256: "reports",
-            from_line: n * 1_000,
-            to_line: (n + 1) * 1_000,
-            finished_at: None,
-        };
-        assert!(app.store.import_items(batch, &step).await.unwrap());
-    }
+    import_into(&app.store, "reports", &reports).await;
     let client = app.client();
     let count = async |query: &str| {
         let answer = client

@@ -45,3 +45,4 @@ mod startup;
 mod takeover;
 mod throttle;
 mod web_assets;
+mod whole_lists;
