@@ -199,10 +199,10 @@ impl SessionSockets {
     }
 }
 
-/// The room of every socket of one user: `notify` goes there.
 /// The room of staff's sockets: they read every thread, whatever its item's review state.
 pub(super) const STAFF_ROOM: &str = "staff";
 
+/// The room of every socket of one user: `notify` goes there.
 pub(super) fn user_room(user: &str) -> String {
     format!("user:{user}")
 }
