@@ -52,8 +52,8 @@ pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
-pub use sso::{NO_PASSWORD, SsoOutcome};
-pub use users::{AccountChange, LoginRecord, PasswordSet};
+pub use sso::SsoOutcome;
+pub use users::{AccountChange, LoginRecord, NO_PASSWORD, PasswordSet};
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

@@ -5,20 +5,23 @@
 use super::{
     Store, StoreError,
     account_mail::{end_reset_links, queue_account_mail},
-    sso::NO_PASSWORD,
     statement::Tx,
-    users::{NewUserRow, UserRow, end_sessions_of},
+    users::{NO_PASSWORD, NewUserRow, UserRow, end_sessions_of},
     with_pool,
 };
 use crate::domain::{AccountMailKind, Email, ImportedAccount, LinkPurpose, Signup, User};
 
-/// The verified, enabled account an address belongs to (the first, by id), if any, and the
-/// address as it stored it: mail goes there, not to the spelling someone typed.
-const OWNER_OF: &str =
-    "SELECT id, email FROM users WHERE lower(email) = lower($1) AND verified AND NOT disabled ORDER BY id";
+/// The verified, enabled accounts of an address, and the address as each stored it: mail
+/// goes there, not to the spelling someone typed.
+macro_rules! owners_of {
+    () => {
+        "SELECT id, email FROM users WHERE lower(email) = lower($1) AND verified AND NOT disabled"
+    };
+}
+/// The account an address belongs to (the first, by id), if any.
+const OWNER_OF: &str = concat!(owners_of!(), " ORDER BY id");
 /// [`OWNER_OF`], for a new password: an account linked to single sign-on has none to set.
-const RESETTABLE_OWNER_OF: &str = "SELECT id, email FROM users \
-     WHERE lower(email) = lower($1) AND verified AND NOT disabled AND oidc_subject IS NULL ORDER BY id";
+const RESETTABLE_OWNER_OF: &str = concat!(owners_of!(), " AND oidc_subject IS NULL ORDER BY id");
 /// Whether id `$1` is taken by an account, or retired, for a sign-up for address `$2`: a
 /// sign-up still waiting for that same address does not count (the new one replaces it).
 const ID_TAKEN_FOR_SIGNUP: &str = "SELECT EXISTS (SELECT 1 FROM users WHERE lower(id) = lower($1) \

@@ -4,15 +4,13 @@
 use super::{
     Store, StoreError,
     statement::Tx,
-    users::{NewUserRow, UserRow},
+    users::{NO_PASSWORD, NewUserRow, UserRow},
     with_pool,
 };
 use crate::domain::{Email, SsoIdentity, User};
 
 /// How long a login may take at the provider.
 pub const LOGIN_LIFETIME_MS: i64 = 10 * 60 * 1000;
-/// What an account without a password has for one: no Argon2id hash matches it.
-pub const NO_PASSWORD: &str = "!";
 
 const INSERT_LOGIN: &str = "INSERT INTO oidc_logins (state_hash, verifier, nonce, created_at) VALUES ($1, $2, $3, $4)";
 const TAKE_LOGIN: &str = "DELETE FROM oidc_logins WHERE state_hash = $1 AND created_at > $2 RETURNING verifier, nonce";

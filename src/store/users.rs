@@ -114,10 +114,13 @@ const RETIRE_ORPHAN_IDS: &str = "INSERT INTO retired_ids (id_key, retired_at) \
      SELECT DISTINCT lower(created_by), $1 FROM items \
      WHERE NOT EXISTS (SELECT 1 FROM users WHERE lower(users.id) = lower(items.created_by)) \
      ON CONFLICT DO NOTHING";
-/// An account linked to single sign-on has no password here, whatever was stored before it
-/// was linked: it signs in at the provider only, which decides its role at each sign-in.
+/// What an account without a password has for one: no Argon2id hash matches it.
+pub const NO_PASSWORD: &str = "!";
+/// An account linked to single sign-on has no password here (`$2`, [`NO_PASSWORD`]), whatever
+/// was stored before it was linked: it signs in at the provider only, which decides its role
+/// at each sign-in.
 const LOGIN_RECORD: &str = "SELECT id, name, is_admin, \
-     CASE WHEN oidc_subject IS NULL THEN password_hash ELSE '!' END AS password_hash, disabled, verified \
+     CASE WHEN oidc_subject IS NULL THEN password_hash ELSE $2 END AS password_hash, disabled, verified \
      FROM users WHERE lower(id) = lower($1)";
 const SELECT_ACCOUNT: &str = concat!("SELECT ", account_columns!(), " FROM users WHERE lower(id) = lower($1)");
 /// Ids that differ only in case, each pair once.
@@ -322,7 +325,7 @@ impl Store {
 
     /// What a login checks of account `id`, if there is one.
     pub async fn login_record(&self, id: &str) -> Result<Option<LoginRecord>, StoreError> {
-        let row: Option<LoginRow> = self.read_row(LOGIN_RECORD, &[id.into()]).await?;
+        let row: Option<LoginRow> = self.read_row(LOGIN_RECORD, &[id.into(), NO_PASSWORD.into()]).await?;
         Ok(row.map(LoginRecord::from))
     }
 
