@@ -306,4 +306,29 @@ fn main() {
         status_kb("VmRSS:") as f64 / 1024.0,
         status_kb("VmHWM:") as f64 / 1024.0
     );
+
+    // The longest descriptions the service takes (5,000 characters): prose, and characters the
+    // vocabulary lacks (a token each, the most tokens a text of that length can have). A text
+    // is one batch however long: its cost and transient memory grow with its tokens.
+    let prose: String = texts
+        .iter()
+        .flat_map(|t| [t.as_str(), " "])
+        .collect::<String>()
+        .chars()
+        .take(5000)
+        .collect();
+    let unknown: String = "\u{1fab8}".repeat(5000);
+    for (name, text) in [
+        ("5,000 characters of prose", &prose),
+        ("5,000 unknown characters", &unknown),
+    ] {
+        let tokens = encoder.token_ids(text).len();
+        let cpu = thread_cpu();
+        std::hint::black_box(encoder.encode(&[text]));
+        println!(
+            "{name}: {tokens} tokens, {:.0} ms CPU; peak RSS now {:.1} MB",
+            ms(thread_cpu() - cpu),
+            status_kb("VmHWM:") as f64 / 1024.0
+        );
+    }
 }
