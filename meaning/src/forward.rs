@@ -38,7 +38,7 @@ struct Branch {
 }
 
 /// Everything `weights.npz` holds, read and checked: 65 MB of quantised embeddings (`u8`, as
-/// the reference keeps them; as `f32` they would be 262 MB) and 17 MB of `f32` matrices.
+/// the reference keeps them; as `f32` they would be 262 MB) and 13.5 MB of `f32` matrices.
 pub(crate) struct Weights {
     /// Row `id` is piece `id`'s embedding, quantised (the chunks interleaved back).
     table: Vec<u8>,
@@ -104,7 +104,7 @@ impl Weights {
                 b2: npz.f32s(&format!("b2_{n}"), &[BRANCH])?,
             })
         });
-        let [b2, b3, b5] = branches;
+        let [order2, order3, order5] = branches;
         Ok(Weights {
             table,
             scale,
@@ -113,7 +113,7 @@ impl Weights {
             proj_b: side_by_side(npz, "proj_b", 1)?,
             ln_branches_g: side_by_side(npz, "ln_g", 1)?,
             ln_branches_b: side_by_side(npz, "ln_b", 1)?,
-            branches: [b2?, b3?, b5?],
+            branches: [order2?, order3?, order5?],
             ln_g: npz.f32s("ln_g", &[FEATURES])?,
             ln_b: npz.f32s("ln_b", &[FEATURES])?,
             cnn_w: npz.f32s("cnn_W", &[FEATURES, DIM])?,

