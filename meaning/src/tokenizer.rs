@@ -1,5 +1,11 @@
 //! The unigram tokenizer: normalise, then the best-scoring segmentation into pieces (Viterbi),
 //! exactly as `pure_tokenizer.py` (`UsePureTokenizer`) does it, tie-breaking included.
+//!
+//! Where the reference parts from sentencepiece's C++, the port follows the reference, whose
+//! vectors are the ones to match: the control pieces' texts (`<unk>`, `<s>`, `</s>`) and the
+//! user-defined ones (`extra_token_id_1..3`) match like any piece, with their score of 0 (so
+//! "tag <s>" gives the id of BOS inside the text), and a run of unknown characters gives one
+//! UNK each instead of a single one.
 
 use std::cmp::Reverse;
 
