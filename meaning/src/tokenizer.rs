@@ -1,5 +1,13 @@
 //! The unigram tokenizer: normalise, then the best-scoring segmentation into pieces (Viterbi),
 //! exactly as `pure_tokenizer.py` (`UsePureTokenizer`) does it, tie-breaking included.
+//!
+//! Where the reference parts from sentencepiece's C++, the port follows the reference, whose
+//! vectors are the ones to match. Checked against the C++ library (its Python wheel, 0.2.x) on this model: a run of
+//! unknown characters gives one UNK each, not one for the run; a text with nothing to encode
+//! gives `[BOS, UNK, EOS]`, not `[BOS, EOS]`; and the texts of the control pieces (`<unk>`,
+//! `<s>`, `</s>`) and user-defined ones (`extra_token_id_1..3`) match like any piece, with their
+//! score of 0 ("tag <s>" gives BOS's id inside the text). Otherwise the ids are the same (30,000
+//! random texts over the model's scripts agreed once runs of UNK were merged).
 
 use std::cmp::Reverse;
 
