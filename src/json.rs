@@ -26,6 +26,10 @@ pub struct NotificationJson<'a> {
     #[schema(format = DateTime)]
     created_at: String,
     read: bool,
+    /// A match notification that tells of several found items: all of them, best first
+    /// (extension; absent otherwise).
+    #[serde(skip_serializing_if = "<[i64]>::is_empty")]
+    items: &'a [i64],
 }
 
 impl<'a> From<&'a Notification> for NotificationJson<'a> {
@@ -37,6 +41,7 @@ impl<'a> From<&'a Notification> for NotificationJson<'a> {
             text: Cow::Borrowed(&notification.text),
             created_at: format_ms(notification.created_at),
             read: notification.read,
+            items: &notification.items,
         }
     }
 }

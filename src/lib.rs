@@ -17,6 +17,7 @@ pub mod http;
 pub mod json;
 pub mod log_writer;
 pub mod mail;
+pub mod meaning;
 pub mod metrics;
 pub mod net;
 pub mod origins;
@@ -138,6 +139,7 @@ impl App {
     /// Serves until `shutdown` resolves, waits for in-flight requests, then closes the database.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let maintenance = tokio::spawn(purge_expired_periodically(self.state.clone()));
+        let fill = tokio::spawn(self.state.meanings.clone().fill(self.state.store.clone()));
         let metrics = self.metrics.map(|(listener, handle)| {
             let store = self.state.store.clone();
             tokio::spawn(metrics::serve(listener, handle, store, self.mailer.is_some()))
@@ -170,6 +172,7 @@ impl App {
         )
         .await;
         maintenance.abort();
+        fill.abort();
         if let Some(metrics) = metrics {
             metrics.abort();
         }

@@ -9,6 +9,7 @@ use crate::{
     cache::AnswerCache,
     config::Config,
     cpu::CpuWork,
+    meaning::Meanings,
     origins::AllowedOrigins,
     redis::RedisHealth,
     store::Store,
@@ -39,12 +40,17 @@ pub struct Shared {
     pub redis: Option<RedisHealth>,
     /// Set when single sign-on is configured.
     pub sso: Option<SingleSignOn>,
+    /// The sentence encoder and this node's index of meanings.
+    pub meanings: Meanings,
     pub config: Arc<Config>,
 }
 
 impl AppState {
     pub async fn new(config: Config, store: Store, redis: Option<RedisHealth>) -> anyhow::Result<Self> {
+        let meanings = Meanings::load(config.model.as_deref()).await?;
+        let store = store.with_meaning_model(meanings.model());
         Ok(Self(Arc::new(Shared {
+            meanings,
             sessions: Sessions::new(
                 store.clone(),
                 config.secure_cookies(),

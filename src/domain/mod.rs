@@ -10,6 +10,7 @@ mod item;
 pub mod label;
 mod listing;
 pub mod matching;
+mod meaning;
 mod message;
 mod notification;
 mod photo;
@@ -19,6 +20,7 @@ mod signup;
 mod sso;
 mod stats;
 mod user;
+pub mod words;
 
 use std::borrow::Cow;
 
@@ -35,6 +37,7 @@ pub use item::{
     ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
 };
 pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Visibility, parse_limit};
+pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{
     MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,

@@ -45,11 +45,19 @@ pub struct Notice {
     pub kind: NoticeKind,
     pub item_id: ItemId,
     pub phrase: Phrase,
+    /// A match notice that tells of several found items at once: all of them, best first
+    /// (`item_id` is the first). Empty otherwise.
+    pub items: Vec<ItemId>,
 }
 
 impl Notice {
     fn new(kind: NoticeKind, item_id: ItemId, phrase: Phrase) -> Self {
-        Self { kind, item_id, phrase }
+        Self {
+            kind,
+            item_id,
+            phrase,
+            items: Vec::new(),
+        }
     }
 
     /// The words in English: the notification's `text` in the API.
@@ -86,11 +94,28 @@ impl Notice {
         )
     }
 
-    /// To the owner of a lost report: a found item that may be it was approved (or their
-    /// report was, after the found item).
-    pub fn found_match(found: ItemId, found_title: &str, lost_title: &str) -> Self {
-        let phrase = Phrase::new("match.found", &[("found", found_title), ("lost", lost_title)]);
-        Self::new(NoticeKind::Match, found, phrase)
+    /// To the owner of a lost report: found items that are likely it were approved (or
+    /// their report was, after them), best first; one notice for them all.
+    pub fn found_matches(found: &[(ItemId, &str)], lost_title: &str) -> Option<Self> {
+        let (best, best_title) = *found.first()?;
+        let phrase = if found.len() == 1 {
+            Phrase::new("match.found", &[("found", best_title), ("lost", lost_title)])
+        } else {
+            let titles: Vec<&str> = found.iter().map(|(_, title)| *title).collect();
+            Phrase::new(
+                "match.found.many",
+                &[
+                    ("count", &found.len().to_string()),
+                    ("found", &titles.join(" / ")),
+                    ("lost", lost_title),
+                ],
+            )
+        };
+        let mut notice = Self::new(NoticeKind::Match, best, phrase);
+        if found.len() > 1 {
+            notice.items = found.iter().map(|(id, _)| *id).collect();
+        }
+        Some(notice)
     }
 
     /// To administrators: `count` new reports arrived for review (the first of them
@@ -148,6 +173,8 @@ pub struct Notification {
     /// Its words as catalog keys and values ([`Phrase::to_json`]); none in notifications
     /// written before they were kept.
     pub phrase: Option<String>,
+    /// A match notification's found items, best first, when it tells of several.
+    pub items: Vec<i64>,
 }
 
 impl Notification {

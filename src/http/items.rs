@@ -17,14 +17,16 @@ use super::{
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
     reader::Reader,
     schemas,
-    views::{ChangeJson, ItemJson, MatchJson, OkJson},
+    views::{ChangeJson, ItemJson, MatchJson, OkJson, WhyJson},
 };
 use crate::{
     cache::Answer,
     domain::{
-        Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewDisposal, NewItem, matching, parse_close_reason,
+        Cursor, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, matching,
+        parse_close_reason,
     },
     error::{AppError, Result},
+    meaning,
     state::AppState,
     store::Count,
     time::now_ms,
@@ -62,6 +64,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/items/{id}/photo", get(photo))
         .route("/api/items/{id}/thumb", get(thumbnail))
         .route("/api/items/{id}/matches", get(possible_matches))
+        .route("/api/items/{id}/not-mine", post(not_mine).delete(take_back_not_mine))
         .route("/api/items/{id}/history", get(history))
         .route("/api/items/{id}/disposal", post(dispose))
         .route("/api/items/{id}/close", post(close))
@@ -201,18 +204,17 @@ async fn possible_matches(
 ) -> Result<Response> {
     let id = ItemId::parse(&id)?;
     let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
-    let reader = Reader::of_request(&state, &headers, keys.asks_private()).await?;
+    // Always read: a reporter is not shown what they said is not theirs.
+    let session = state.sessions.resolve(&headers).await?;
+    let reader = Reader::of(&state, session.as_ref());
     let keys = reader.keys(keys);
     let item = reader.readable(state.store.item(id).await?)?;
     // Returned, disposed or closed: it matches nothing any more.
     if !item.is_open() {
         return Ok(Json(Vec::<MatchJson>::new()).into_response());
     }
-    let candidates = state
-        .store
-        .list_items(&matching::candidates(&item), None, matching::MAX_CANDIDATES)
-        .await?;
-    let found = matching::rank(&item, candidates);
+    let viewer = session.as_ref().map(|session| session.user.id.as_str());
+    let found = meaning::matches::of(&state.store, &state.meanings, &item, viewer).await?;
     // With photos, twenty of them make a big answer: made a bounded number at once, like lists.
     let _producing = state.list_production.acquire().await.map_err(anyhow::Error::from)?;
     let mut photos = Vec::with_capacity(found.len());
@@ -226,6 +228,8 @@ async fn possible_matches(
             item: ItemJson::new(&found.item, &keys, photo.as_deref()),
             score: found.score,
             distance: found.distance,
+            likely: found.score >= matching::LIKELY,
+            why: WhyJson::from(&found.why),
         })
         .collect();
     Ok(Json(answer).into_response())
@@ -254,7 +258,12 @@ async fn create(
         NewItem::parse
     };
     let new_item = state.cpu.run(body.len, move || parse(&body.fields)).await??;
-    let item = state.store.insert_item(&new_item, &session.user.id, now_ms()).await?;
+    let now = now_ms();
+    let item = state.store.insert_item(&new_item, &session.user.id, now).await?;
+    state.meanings.item_changed();
+    if item.status == ItemStatus::Approved {
+        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+    }
     answer(&state, &item, &keys).await
 }
 
@@ -276,8 +285,16 @@ async fn update(
     let id = ItemId::parse(&id)?;
     let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
     let patch = ItemPatch::parse(&body.fields)?;
-    let item = state.store.update_item(id, &patch, &session.user.id, now_ms()).await?;
-    answer(&state, &item.ok_or(ItemNotFound)?, &keys).await
+    let now = now_ms();
+    let (item, approved) = state
+        .store
+        .update_item(id, &patch, &session.user.id, now)
+        .await?
+        .ok_or(ItemNotFound)?;
+    if approved {
+        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+    }
+    answer(&state, &item, &keys).await
 }
 
 /// Deletes an item with its photo, thread and claims.
@@ -443,4 +460,33 @@ async fn picture(
         bytes,
     )
         .into_response())
+}
+
+/// "Not mine": the signed-in user says a suggested item is not theirs. It is no longer
+/// suggested to them (their reports' matches, match notices); the answer is kept for the
+/// office.
+#[utoipa::path(post, path = "/api/items/{id}/not-mine", operation_id = "sayNotMine", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    responses((status = 200, description = "Recorded", body = OkJson), (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite), (status = 404, response = schemas::NoItem)))]
+async fn not_mine(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Json<OkJson>> {
+    let id = ItemId::parse(&id)?;
+    Reader::of(&state, Some(&session)).readable(state.store.item(id).await?)?;
+    state.store.answer_not_mine(&session.user.id, id, now_ms()).await?;
+    Ok(Json(OkJson::DONE))
+}
+
+/// Takes back a "not mine": the item may be suggested again.
+#[utoipa::path(delete, path = "/api/items/{id}/not-mine", operation_id = "takeBackNotMine", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    responses((status = 200, description = "Taken back (or there was nothing to take back)", body = OkJson), (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::CrossSite)))]
+async fn take_back_not_mine(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Json<OkJson>> {
+    let id = ItemId::parse(&id)?;
+    state.store.forget_not_mine(&session.user.id, id).await?;
+    Ok(Json(OkJson::DONE))
 }

@@ -9,7 +9,7 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, Lang, User},
+    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, Lang, User, matching::Why},
     json::UserJson,
     store::{ChangeRecord, EmailState},
     time::format_ms,
@@ -91,6 +91,33 @@ pub struct MatchJson<'a> {
     /// Meters between the two centres.
     #[schema(minimum = 0)]
     pub distance: f64,
+    /// Whether the score is one from which owners are told (extension).
+    pub likely: bool,
+    /// What each signal added to the score, and the words the two share (extension).
+    pub why: WhyJson,
+}
+
+/// Why a match scored what it did: the parts of its score from meaning, place, time and
+/// category (the rest is from the shared words, listed).
+#[derive(Serialize, ToSchema)]
+pub struct WhyJson {
+    pub meaning: f64,
+    pub words: Vec<String>,
+    pub place: f64,
+    pub time: f64,
+    pub category: f64,
+}
+
+impl From<&Why> for WhyJson {
+    fn from(why: &Why) -> Self {
+        Self {
+            meaning: why.meaning,
+            words: why.words.clone(),
+            place: why.place,
+            time: why.time,
+            category: why.category,
+        }
+    }
 }
 
 impl<'a> ItemJson<'a> {

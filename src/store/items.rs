@@ -254,11 +254,7 @@ impl Store {
             Ok((row, notified))
         })?;
         self.announce(notified);
-        let item = row.into_item(&self.hold);
-        if item.status == ItemStatus::Approved {
-            self.matches_approved(&item, now).await;
-        }
-        Ok(item)
+        Ok(row.into_item(&self.hold))
     }
 
     /// Adds items kept elsewhere before (`lostfound items import`), in one transaction with
@@ -324,14 +320,15 @@ impl Store {
         }))
     }
 
-    /// Applies an administrator's update and records it; `None` if no such item.
+    /// Applies an administrator's update and records it: the item, and whether this update
+    /// approved it (its matches are to be told); `None` if no such item.
     pub async fn update_item(
         &self,
         id: ItemId,
         patch: &ItemPatch,
         actor: &str,
         now: i64,
-    ) -> Result<Option<Item>, StoreError> {
+    ) -> Result<Option<(Item, bool)>, StoreError> {
         let place_words = patch.storage_place().and_then(place_words);
         let updated: Option<(ItemRow, Vec<NotificationRow>, bool)> = with_pool!(self, write, |pool| {
             let before: Option<(String, Option<String>)> = sqlx::query_as(ITEM_STATE)
@@ -388,23 +385,12 @@ impl Store {
                 reporter: item.created_by.clone(),
             });
         }
-        if approved {
-            self.matches_approved(&item, now).await;
-        }
-        Ok(Some(item))
+        Ok(Some((item, approved)))
     }
 
     /// Review states this process changes from now on, for the threads' readers.
     pub fn items_reviewed(&self) -> tokio::sync::broadcast::Receiver<Reviewed> {
         self.reviewed.subscribe()
-    }
-
-    /// Tells the reporters of an item just approved of its matches.
-    async fn matches_approved(&self, item: &Item, now: i64) {
-        if let Err(err) = self.notify_matches(item, now).await {
-            // The approval stands; only telling the reporters of its matches failed.
-            tracing::warn!(error = %err, item = %item.id, "the reporters of an approved item's matches were not told");
-        }
     }
 
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no

@@ -14,6 +14,7 @@ mod imports;
 mod items;
 mod legacy;
 mod listing;
+mod meanings;
 mod messages;
 mod notifications;
 mod outbox;
@@ -48,6 +49,7 @@ pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};
 pub use items::{ChangeRecord, Reviewed, Thumbnail};
 pub use listing::{Count, EXACT_COUNT_UP_TO};
+pub use meanings::Unencoded;
 pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
@@ -89,6 +91,8 @@ pub struct Store {
     hold: Arc<crate::domain::HoldPolicy>,
     /// Statements run that search (see [`Store::searches`]).
     searches: Arc<std::sync::atomic::AtomicU64>,
+    /// The sentence encoder's model whose meanings are read (see `meaning`), once known.
+    meaning_model: Option<&'static str>,
 }
 
 /// Committed notifications waiting for live delivery; a listener further behind misses the
@@ -203,6 +207,7 @@ impl Store {
             office: None,
             hold: Arc::default(),
             searches: Arc::default(),
+            meaning_model: None,
         })
     }
 

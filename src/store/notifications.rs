@@ -10,24 +10,22 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{
-    Item, ItemId, ItemKind, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds, matching,
-};
+use crate::domain::{ItemId, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds};
 
 macro_rules! notification_columns {
     () => {
-        "id, user_id, type, item_id, text, created_at, read, phrase"
+        "id, user_id, type, item_id, text, created_at, read, phrase, items"
     };
 }
 
 const NOTIFY_USER: &str = concat!(
-    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
-     SELECT id, $2, $3, $4, $5, $6 FROM users WHERE id = $1 RETURNING ",
+    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase, items) \
+     SELECT id, $2, $3, $4, $5, $6, $7 FROM users WHERE id = $1 RETURNING ",
     notification_columns!()
 );
 const NOTIFY_ADMINS: &str = concat!(
-    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
-     SELECT id, $1, $2, $3, $4, $5 FROM users WHERE is_admin AND NOT disabled RETURNING ",
+    "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase, items) \
+     SELECT id, $1, $2, $3, $4, $5, $6 FROM users WHERE is_admin AND NOT disabled RETURNING ",
     notification_columns!()
 );
 /// How long one review-waiting notification counts the reports that arrive.
@@ -74,6 +72,7 @@ pub(super) struct NotificationRow {
     created_at: i64,
     read: bool,
     phrase: Option<String>,
+    items: Option<String>,
 }
 
 impl From<NotificationRow> for Notification {
@@ -87,18 +86,26 @@ impl From<NotificationRow> for Notification {
             created_at: row.created_at,
             read: row.read,
             phrase: row.phrase,
+            items: row
+                .items
+                .iter()
+                .flat_map(|items| items.split(','))
+                .filter_map(|id| id.parse().ok())
+                .collect(),
         }
     }
 }
 
 /// The parameters of [`NOTIFY_ADMINS`], and after the user those of [`NOTIFY_USER`].
-fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 5] {
+fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 6] {
+    let items: Vec<String> = notice.items.iter().map(ToString::to_string).collect();
     [
         notice.kind.as_str().into(),
         notice.item_id.get().into(),
         notice.text().into(),
         now.into(),
         notice.phrase.to_json().into(),
+        (!items.is_empty()).then(|| items.join(",")).into(),
     ]
 }
 
@@ -113,9 +120,9 @@ impl Store {
         notice: &Notice,
         now: i64,
     ) -> sqlx::Result<Option<NotificationRow>> {
-        let [kind, item, text, at, phrase] = notice_args(notice, now);
+        let [kind, item, text, at, phrase, items] = notice_args(notice, now);
         let rows: Vec<NotificationRow> = tx
-            .rows(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase])
+            .rows(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase, items])
             .await?;
         let row = rows.into_iter().next();
         if let Some(row) = &row {
@@ -227,42 +234,16 @@ impl Store {
         self.write(&MARK_READ, &args).await.map(drop)
     }
 
-    /// Tells the reporters of the items `item` may match that it was approved.
-    pub async fn notify_matches(&self, item: &Item, now: i64) -> Result<(), StoreError> {
-        if !item.is_open() {
-            return Ok(());
-        }
-        let candidates = self
-            .list_items(&matching::candidates(item), None, matching::MAX_CANDIDATES)
-            .await?;
-        let mut reporters: Vec<(String, Notice)> = Vec::new();
-        for other in matching::rank(item, candidates) {
-            match item.kind {
-                // The owner of each lost report it may be.
-                ItemKind::Found => reporters.push((
-                    other.item.created_by,
-                    Notice::found_match(item.id, &item.title, &other.item.title),
-                )),
-                // The owner of this one, of each found item it may be; and each finder once.
-                ItemKind::Lost => {
-                    reporters.push((
-                        item.created_by.clone(),
-                        Notice::found_match(other.item.id, &other.item.title, &item.title),
-                    ));
-                    let finder = other.item.created_by;
-                    if !reporters.iter().any(|(r, n)| *r == finder && n.item_id == item.id) {
-                        reporters.push((finder, Notice::may_match(item.id, &item.title)));
-                    }
-                }
-            }
-        }
-        if reporters.is_empty() {
+    /// Writes each notice for its user in one transaction and hands them to the listeners
+    /// (users whose account was removed are told nothing).
+    pub async fn tell(&self, notices: &[(String, Notice)], now: i64) -> Result<(), StoreError> {
+        if notices.is_empty() {
             return Ok(());
         }
         let rows = with_pool!(self, write, |pool| {
-            let mut rows = Vec::with_capacity(reporters.len());
-            for (reporter, notice) in &reporters {
-                rows.extend(self.notify_user(pool, reporter, notice, now).await?);
+            let mut rows = Vec::with_capacity(notices.len());
+            for (user, notice) in notices {
+                rows.extend(self.notify_user(pool, user, notice, now).await?);
             }
             Ok(rows)
         })?;

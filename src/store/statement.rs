@@ -55,6 +55,12 @@ impl<'a> From<Option<&'a str>> for Arg<'a> {
     }
 }
 
+impl From<Option<String>> for Arg<'_> {
+    fn from(value: Option<String>) -> Self {
+        Self::Text(value.map(Cow::Owned))
+    }
+}
+
 impl From<String> for Arg<'_> {
     fn from(value: String) -> Self {
         Self::Text(Some(Cow::Owned(value)))

@@ -1,5 +1,6 @@
-//! `GET /api/items/:id/matches`: approved items of the other kind, near, of a compatible
-//! category, within 90 days; best first; `fields`; the errors.
+//! `GET /api/items/:id/matches`: approved items of the other kind, near, within 90 days;
+//! best first, by meaning across words and languages, the category only a signal; why each
+//! scored what it did; "not mine"; `fields`; the errors.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -33,7 +34,7 @@ fn place(kind: &str, title: &str, cat: Option<&str>, meters_north: f64, radius: 
 }
 
 #[tokio::test]
-async fn a_lost_item_is_matched_by_found_items_nearby_of_its_category_within_ninety_days() {
+async fn a_lost_item_is_matched_by_found_items_nearby_within_ninety_days_best_first_and_says_why() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
     // Found items come from another desk: a user's own reports never match each other.
@@ -55,8 +56,9 @@ async fn a_lost_item_is_matched_by_found_items_nearby_of_its_category_within_nin
     let no_cat = report(&desk, place("found", "Umbrella", None, 60.0, 20.0), true).await;
     let old_enough = report(&desk, place("found", "Wallet", Some("Wallets"), 0.0, 20.0), true).await;
     moved_back(&app, old_enough, 89).await;
-    // None of these: another category, the same kind, not approved, too far, too old.
-    report(&desk, place("found", "Black wallet", Some("Bags"), 0.0, 20.0), true).await;
+    // Another category only weighs in the score.
+    let other_cat = report(&desk, place("found", "Black wallet", Some("Bags"), 30.0, 20.0), true).await;
+    // None of these: the same kind, not approved, too far, too old.
     report(&admin, place("lost", "Black wallet", Some("Wallets"), 0.0, 20.0), true).await;
     report(&desk, place("found", "Black wallet", Some("Wallets"), 0.0, 20.0), false).await;
     report(
@@ -73,17 +75,38 @@ async fn a_lost_item_is_matched_by_found_items_nearby_of_its_category_within_nin
     assert_eq!(status, StatusCode::OK, "{matches}");
     let matches = matches.as_array().unwrap();
     let ids: Vec<i64> = matches.iter().map(|m| m["item"]["id"].as_i64().unwrap()).collect();
-    // Every word shared and close first; the umbrella shares no word.
-    assert_eq!(ids, [old_enough, words_near, words_far, no_cat]);
+    let score = |id: i64| {
+        matches[ids.iter().position(|i| *i == id).unwrap()]["score"]
+            .as_f64()
+            .unwrap()
+    };
+    let mut listed = ids.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, [words_far, words_near, no_cat, old_enough, other_cat]);
+    // A wallet first, the umbrella last; the same words in another category below.
+    assert_eq!(ids[0], words_near, "{matches:?}");
+    assert_eq!(ids[4], no_cat, "{matches:?}");
+    assert!(score(words_near) > score(other_cat), "{matches:?}");
     let scores: Vec<f64> = matches.iter().map(|m| m["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     assert!(scores.iter().all(|s| (0.0..=1.0).contains(s)), "{scores:?}");
-    let distance = matches[1]["distance"].as_f64().unwrap();
+    let distance = matches[0]["distance"].as_f64().unwrap();
     assert!((distance - 30.0).abs() <= 1.0, "{distance}");
-    // The item as the contract shows it: the 12 keys.
-    let item = matches[1]["item"].as_object().unwrap();
+    // The item as the contract shows it: the 12 keys; beside it why, and whether likely.
+    let item = matches[0]["item"].as_object().unwrap();
     assert_eq!(item.len(), 12, "{item:?}");
-    assert_eq!(matches[1].as_object().unwrap().len(), 3);
+    assert_eq!(matches[0].as_object().unwrap().len(), 5);
+    assert_eq!(matches[0]["likely"], true);
+    assert_eq!(matches[4]["likely"], false);
+    let why = &matches[0]["why"];
+    assert_eq!(why["words"], json!(["black", "wallet"]), "{why}");
+    assert_eq!(why["category"], 0.09, "{why}");
+    assert!(why["meaning"].as_f64().unwrap() > 0.3, "{why}");
+    assert!(
+        why["place"].as_f64().unwrap() > 0.0 && why["time"].as_f64().unwrap() > 0.0,
+        "{why}"
+    );
+    assert_eq!(matches[4]["why"]["words"], json!([]));
 
     // And the other way: the lost item is among the found item's matches.
     let (_, back) = app.client().get(&format!("/api/items/{words_near}/matches")).await;
@@ -127,5 +150,133 @@ async fn matches_honour_fields_and_refuse_what_is_wrong() {
     assert_eq!(
         client.get(&format!("/api/items/{alone}/matches")).await,
         (StatusCode::OK, json!([]))
+    );
+}
+
+/// The match notifications `client` has, as (item, items) pairs, newest first.
+async fn match_notices(client: &TestClient) -> Vec<(i64, Value)> {
+    let (status, told) = client.get("/api/notifications").await;
+    assert_eq!(status, StatusCode::OK, "{told}");
+    told.as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["type"] == "match")
+        .map(|n| {
+            (
+                n["itemId"].as_i64().unwrap(),
+                n.get("items").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn meaning_matches_across_languages_and_categories_and_only_the_likely_are_told() {
+    let app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let owner = app.logged_in("minji", false).await;
+    // The office's shelf: things near, none of them a wallet.
+    for (title, cat, north) in [
+        ("Blue umbrella", "other", 10.0),
+        ("Water bottle", "other", 20.0),
+        ("Phone charger", "electronics", 5.0),
+    ] {
+        report(&office, place("found", title, Some(cat), north, 10.0), true).await;
+    }
+    // The owner writes in Korean and files it under "other"; the office wrote English and
+    // "accessories".
+    let lost = owner
+        .create_item(
+            json!({ "kind": "lost", "title": "검은색 지갑", "desc": "도서관에서 잃어버렸어요",
+            "cat": "other", "lat": 51.5, "lng": -0.12, "radius": 50 }),
+        )
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let (status, _) = office
+        .patch(&format!("/api/items/{lost}"), json!({ "status": "approved" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        match_notices(&owner).await.is_empty(),
+        "nothing on the shelf is likely theirs"
+    );
+
+    let wallet = report(
+        &office,
+        json!({ "kind": "found", "title": "Black wallet", "desc": "Leather, found in the library",
+            "cat": "accessories", "lat": 51.5 + north(40.0), "lng": -0.12, "radius": 10 }),
+        true,
+    )
+    .await;
+    let (_, matches) = owner.get(&format!("/api/items/{lost}/matches")).await;
+    assert_eq!(matches[0]["item"]["id"], wallet, "{matches}");
+    assert_eq!(matches[0]["likely"], true, "{matches}");
+    assert_eq!(matches[0]["why"]["category"], 0.0);
+    assert!(matches[1]["likely"] == false, "{matches}");
+    // Told once, of the wallet alone.
+    assert_eq!(match_notices(&owner).await, [(wallet, Value::Null)]);
+}
+
+#[tokio::test]
+async fn not_mine_takes_a_suggestion_away_from_its_owner_alone_until_taken_back() {
+    let app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let owner = app.logged_in("owner", false).await;
+    let lost = owner
+        .create_item(place("lost", "Red scarf", Some("clothing"), 0.0, 30.0))
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    office
+        .patch(&format!("/api/items/{lost}"), json!({ "status": "approved" }))
+        .await;
+    let scarf = report(
+        &office,
+        place("found", "Red wool scarf", Some("clothing"), 10.0, 10.0),
+        true,
+    )
+    .await;
+    let suggested = async |client: &TestClient| -> Vec<i64> {
+        let (status, list) = client.get(&format!("/api/items/{lost}/matches")).await;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["item"]["id"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(suggested(&owner).await, [scarf]);
+
+    assert_eq!(
+        owner.post(&format!("/api/items/{scarf}/not-mine"), json!({})).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(suggested(&owner).await, Vec::<i64>::new());
+    // Others (the office in Review, visitors) still see it.
+    assert_eq!(suggested(&office).await, [scarf]);
+    assert_eq!(suggested(&app.client()).await, [scarf]);
+
+    // Taken back: suggested again.
+    assert_eq!(
+        owner.delete(&format!("/api/items/{scarf}/not-mine")).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(suggested(&owner).await, [scarf]);
+
+    // Only someone logged in, about an item that exists.
+    assert_error(
+        &app.client()
+            .post(&format!("/api/items/{scarf}/not-mine"), json!({}))
+            .await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_error(
+        &owner
+            .post(&format!("/api/items/{}/not-mine", scarf + 100), json!({}))
+            .await,
+        StatusCode::NOT_FOUND,
+        "Item not found",
     );
 }

