@@ -25,8 +25,12 @@ pub struct ItemFilter {
     pub cat: Option<String>,
     /// With `cat`: items without a category too.
     pub uncategorized_too: bool,
-    /// Each must be the prefix of a word of the item's text (folded, see `search`).
-    pub words: Vec<String>,
+    /// Each query word must be met by the item's text: one of its forms (the word as typed,
+    /// its stem, words of the items one or two letters off) is the prefix of a word of it
+    /// (folded, see `search`).
+    pub words: Vec<Vec<String>>,
+    /// With `words`: the items these name match too (close in meaning to the search).
+    pub or_ids: Vec<ItemId>,
     pub near: Option<Near>,
     /// `created_at` bounds in epoch milliseconds: `since` inclusive, `until` exclusive.
     pub since: Option<i64>,
@@ -123,6 +127,49 @@ pub struct ListRequest {
     /// At most this many items, or all of them.
     pub limit: Option<u32>,
     pub after: Option<Cursor>,
+    /// How a search is ordered (`sort`); lists without `q` are always newest first.
+    pub sort: Sort,
+    /// Where a best-first page starts.
+    pub after_best: Option<BestCursor>,
+}
+
+/// The order of a search's answer: best match first (the default with `q`), or newest first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Sort {
+    #[default]
+    Newest,
+    Best,
+}
+
+/// Where a best-first page starts: after the item last shown, by its relevance (in
+/// millionths) then its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BestCursor {
+    pub relevance: i64,
+    pub id: ItemId,
+}
+
+impl BestCursor {
+    pub fn encode(self) -> String {
+        URL_SAFE_NO_PAD.encode(format!("b{}.{}", self.relevance, self.id))
+    }
+
+    pub fn decode(token: &str) -> Result<Self, ValidationError> {
+        let invalid = || ValidationError::new("cursor", "Invalid cursor");
+        let text = URL_SAFE_NO_PAD
+            .decode(token)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .ok_or_else(invalid)?;
+        let (relevance, id) = text
+            .strip_prefix('b')
+            .and_then(|t| t.split_once('.'))
+            .ok_or_else(invalid)?;
+        Ok(Self {
+            relevance: relevance.parse().map_err(|_| invalid())?,
+            id: ItemId::parse(id).map_err(|_| invalid())?,
+        })
+    }
 }
 
 /// A page size, `limit`: 1 to [`MAX_LIMIT`].
@@ -139,6 +186,13 @@ impl ListRequest {
         let given = |name: &str| param(name).filter(|v| !v.is_empty());
         let invalid = |name: &'static str, message: &'static str| move |_| ValidationError::new(name, message);
         let limit = given("limit").map(parse_limit).transpose()?;
+        let words = given("q").map(parse_words).transpose()?.unwrap_or_default();
+        // Best first is for searches; a list without words has nothing to rank by.
+        let sort = match given("sort") {
+            None | Some("best") if !words.is_empty() => Sort::Best,
+            None | Some("best" | "newest") => Sort::Newest,
+            Some(_) => return Err(ValidationError::new("sort", "Invalid sort")),
+        };
         let within = given("within")
             .map(|v| {
                 v.parse::<f64>()
@@ -160,7 +214,7 @@ impl ListRequest {
                 kind: given("kind").map(str::parse).transpose()?,
                 cat: given("cat").map(str::to_lowercase),
                 uncategorized_too: false,
-                words: given("q").map(parse_words).transpose()?.unwrap_or_default(),
+                words: words.iter().map(|word| vec![word.clone()]).collect(),
                 near: near.map(|(lat, lng)| Near {
                     lat,
                     lng,
@@ -184,7 +238,15 @@ impl ListRequest {
             },
             due: given("due").map(|v| parse_flag("due", v)).transpose()?.unwrap_or(false),
             limit,
-            after: given("cursor").map(Cursor::decode).transpose()?,
+            after: given("cursor")
+                .filter(|_| sort == Sort::Newest)
+                .map(Cursor::decode)
+                .transpose()?,
+            sort,
+            after_best: given("cursor")
+                .filter(|_| sort == Sort::Best)
+                .map(BestCursor::decode)
+                .transpose()?,
         })
     }
 }
@@ -270,13 +332,17 @@ mod tests {
             ("due", "true"),
             ("limit", "20"),
             ("cursor", &token),
+            ("sort", "newest"),
         ])
         .unwrap();
         let f = &request.filter;
         assert_eq!((f.status, f.kind), (Some(ItemStatus::Approved), Some(ItemKind::Found)));
         assert_eq!(
             (f.cat.as_deref(), f.words.clone()),
-            (Some("électronique"), vec!["blue".to_owned(), "umbr".to_owned()])
+            (
+                Some("électronique"),
+                vec![vec!["blue".to_owned()], vec!["umbr".to_owned()]]
+            )
         );
         assert_eq!(
             f.near,
@@ -291,6 +357,40 @@ mod tests {
         assert_eq!(f.ids, [ItemId::new(4).unwrap(), ItemId::new(2).unwrap()]);
         assert!(f.open && request.due);
         assert_eq!((request.limit, request.after), (Some(20), Some(cursor)));
+        assert_eq!(request.sort, Sort::Newest);
+    }
+
+    #[test]
+    fn a_search_is_best_first_unless_asked_newest_and_its_cursor_says_where() {
+        let best = BestCursor {
+            relevance: 734_000,
+            id: ItemId::new(9).unwrap(),
+        };
+        let request = parse(&[("q", "wallet"), ("cursor", &best.encode())]).unwrap();
+        assert_eq!(
+            (request.sort, request.after_best, request.after),
+            (Sort::Best, Some(best), None)
+        );
+        assert_eq!(
+            parse(&[("sort", "best")]).unwrap().sort,
+            Sort::Newest,
+            "nothing to rank by"
+        );
+        assert_eq!(
+            parse(&[("q", "wallet"), ("sort", "newest")]).unwrap().sort,
+            Sort::Newest
+        );
+        assert_eq!(error(&[("q", "wallet"), ("sort", "oldest")]), "Invalid sort");
+        // A cursor of the other order is not one of this order's.
+        let newest = Cursor {
+            created_at: 5,
+            id: ItemId::new(7).unwrap(),
+        };
+        assert_eq!(
+            error(&[("q", "wallet"), ("cursor", &newest.encode())]),
+            "Invalid cursor"
+        );
+        assert_eq!(BestCursor::decode(&best.encode()), Ok(best));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub use fields::Fields;
 pub use item::{
     ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
 };
-pub use listing::{Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Visibility, parse_limit};
+pub use listing::{BestCursor, Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Sort, Visibility, parse_limit};
 pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{

@@ -22,11 +22,11 @@ use super::{
 use crate::{
     cache::Answer,
     domain::{
-        Cursor, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, matching,
-        parse_close_reason,
+        BestCursor, Cursor, Item, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, Sort,
+        matching, parse_close_reason,
     },
     error::{AppError, Result},
-    meaning,
+    meaning::{self, search},
     state::AppState,
     store::Count,
     time::now_ms,
@@ -104,6 +104,11 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
     }
+    // A search: its words' forms and the items close to it in meaning.
+    let query = match params.get("q").filter(|_| !request.filter.words.is_empty()) {
+        Some(q) => Some(state.meanings.widen(&state.store, &mut request.filter, q).await?),
+        None => None,
+    };
     let (total, estimated) = match state.store.count_items(&request.filter).await? {
         Count::Exact(total) => (total, false),
         Count::Estimated(total) => (total, true),
@@ -119,41 +124,63 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
             HeaderValue::from_static("true"),
         ));
     }
-    let body = match request.limit {
-        Some(limit) => {
-            // One more than asked: whether a next page exists.
-            let mut items = state
-                .store
-                .list_items(&request.filter, request.after, limit + 1)
-                .await?;
-            if items.len() > limit as usize {
-                items.truncate(limit as usize);
-                let next = Cursor::after(&items[items.len() - 1]);
-                response_headers.push((header::LINK, next_link(raw.as_deref(), next)));
+    let body = match (request.sort, &query) {
+        (Sort::Best, Some(query)) => {
+            let ranked = state.meanings.best_first(&state.store, &request.filter, query).await?;
+            let mut page: Vec<(Item, i64)> = search::after(ranked, request.after_best)
+                .take(request.limit.map_or(usize::MAX, |limit| limit as usize + 1))
+                .collect();
+            if let Some(limit) = request.limit
+                && page.len() > limit as usize
+            {
+                page.truncate(limit as usize);
+                let (last, relevance) = &page[page.len() - 1];
+                let next = BestCursor {
+                    relevance: *relevance,
+                    id: last.id,
+                };
+                response_headers.push((header::LINK, next_link(raw.as_deref(), &next.encode())));
             }
+            let items = page.into_iter().map(|(item, _)| item).collect();
             let keep = Keep::new(version, kept_as, &response_headers, kept);
             stream_list(state, stream::iter([Ok(items)]), keys, keep)
         }
-        None => {
-            let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
-            let keep = Keep::new(version, kept_as, &response_headers, kept);
-            stream_list(state, batches, keys, keep)
-        }
+        _ => match request.limit {
+            Some(limit) => {
+                // One more than asked: whether a next page exists.
+                let mut items = state
+                    .store
+                    .list_items(&request.filter, request.after, limit + 1)
+                    .await?;
+                if items.len() > limit as usize {
+                    items.truncate(limit as usize);
+                    let next = Cursor::after(&items[items.len() - 1]);
+                    response_headers.push((header::LINK, next_link(raw.as_deref(), &next.encode())));
+                }
+                let keep = Keep::new(version, kept_as, &response_headers, kept);
+                stream_list(state, stream::iter([Ok(items)]), keys, keep)
+            }
+            None => {
+                let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
+                let keep = Keep::new(version, kept_as, &response_headers, kept);
+                stream_list(state, batches, keys, keep)
+            }
+        },
     };
     let mut response = body.into_response();
     response.headers_mut().extend(response_headers);
     Ok(response)
 }
 
-/// `</api/items?…&cursor=…>; rel="next"`: the same query, from `next` on.
-fn next_link(raw: Option<&str>, next: Cursor) -> HeaderValue {
+/// `</api/items?…&cursor=…>; rel="next"`: the same query, from cursor `next` on.
+fn next_link(raw: Option<&str>, next: &str) -> HeaderValue {
     let mut query = form_urlencoded::Serializer::new(String::new());
     for (name, value) in form_urlencoded::parse(raw.unwrap_or("").as_bytes()) {
         if name != "cursor" {
             query.append_pair(&name, &value);
         }
     }
-    query.append_pair("cursor", &next.encode());
+    query.append_pair("cursor", next);
     HeaderValue::from_str(&format!("</api/items?{}>; rel=\"next\"", query.finish()))
         .expect("an encoded query is a valid header value")
 }

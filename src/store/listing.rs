@@ -120,7 +120,13 @@ impl Sql {
             conditions.push(format!("created_at < {}", self.param(until)));
         }
         if !filter.words.is_empty() {
-            conditions.push(self.words(db, &filter.words));
+            let words = self.words(db, &filter.words);
+            conditions.push(if filter.or_ids.is_empty() {
+                words
+            } else {
+                let ids: Vec<String> = filter.or_ids.iter().map(|id| self.param(id.get())).collect();
+                format!("({words} OR id IN ({}))", ids.join(", "))
+            });
         }
         if let Some(near) = filter.near {
             conditions.extend(self.near(near, max_radius));
@@ -151,16 +157,24 @@ impl Sql {
         text
     }
 
-    /// Every word a prefix of a word of the item's text. The words are folded letters and
-    /// digits only (`domain::search`), so quoting them is all the escaping either syntax needs.
-    fn words(&mut self, db: &Db, words: &[String]) -> String {
+    /// Every query word met: one of its forms the prefix of a word of the item's text. The
+    /// forms are folded letters and digits only (`domain::search`), so quoting them is all the
+    /// escaping either syntax needs.
+    fn words(&mut self, db: &Db, words: &[Vec<String>]) -> String {
         match db {
             Db::Sqlite { .. } => format!(
                 "id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH {})",
                 self.param(fts5_query(words))
             ),
             Db::Postgres(_) => {
-                let query = words.iter().map(|w| format!("'{w}':*")).collect::<Vec<_>>().join(" & ");
+                let query = words
+                    .iter()
+                    .map(|forms| {
+                        let forms: Vec<String> = forms.iter().map(|w| format!("'{w}':*")).collect();
+                        format!("({})", forms.join(" | "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" & ");
                 format!(
                     "to_tsvector('simple', coalesce(search_words, '') || ' ' || coalesce(place_words, '')) \
                      @@ to_tsquery('simple', {})",
@@ -199,9 +213,17 @@ impl Sql {
     }
 }
 
-/// SQLite's full-text query for `words`: each the prefix of a word of the item's text.
-fn fts5_query(words: &[String]) -> String {
-    words.iter().map(|w| format!("\"{w}\"*")).collect::<Vec<_>>().join(" ")
+/// SQLite's full-text query for `words`: each met by one of its forms, the prefix of a word
+/// of the item's text.
+fn fts5_query(words: &[Vec<String>]) -> String {
+    words
+        .iter()
+        .map(|forms| {
+            let forms: Vec<String> = forms.iter().map(|w| format!("\"{w}\"*")).collect();
+            format!("({})", forms.join(" OR "))
+        })
+        .collect::<Vec<_>>()
+        .join(" AND ")
 }
 
 impl Store {
@@ -374,7 +396,7 @@ impl Store {
 
     /// Whether SQLite's full-text index finds more than `many` items for `words`, reading no
     /// more than `many + 1` of them.
-    async fn words_find_more_than(&self, words: &[String], many: i64) -> Result<bool, StoreError> {
+    async fn words_find_more_than(&self, words: &[Vec<String>], many: i64) -> Result<bool, StoreError> {
         let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT 1 FROM items_fts WHERE items_fts MATCH ");
         let query = sql.param(fts5_query(words));
         let cap = sql.param(many + 1);

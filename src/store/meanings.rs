@@ -1,5 +1,6 @@
 //! Items' meanings (see `domain::meaning`) and owners' answers to suggested matches. The
-//! meanings are written in the background (`meaning::fill`) and read by matching.
+//! meanings are written in the background (`meaning::fill`) and read by matching, search and
+//! each node's index of them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +16,14 @@ pub struct Unencoded {
     pub desc: Option<String>,
 }
 
+/// A stored meaning as an index reads it, in the order they were written (`seq`).
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub seq: i64,
+    pub item: ItemId,
+    pub meaning: Option<Meaning>,
+}
+
 const UNENCODED: &str = "SELECT id, title, descr FROM items i WHERE id > $1 \
      AND NOT EXISTS (SELECT 1 FROM item_meanings m WHERE m.item_id = i.id AND m.model = $2) \
      ORDER BY id LIMIT $3";
@@ -22,6 +31,9 @@ const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
 // The item may have been deleted while its text was encoded: then nothing is written.
 const WRITE: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
      SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1)";
+const WRITTEN_SINCE: &str =
+    "SELECT seq, item_id, meaning FROM item_meanings WHERE seq > $1 AND model = $2 ORDER BY seq LIMIT $3";
+const WORDS_AFTER: &str = "SELECT id, search_words FROM items WHERE id > $1 ORDER BY id LIMIT $2";
 const ANSWER: &str = "INSERT INTO match_answers (user_id, item_id, answer, answered_at) VALUES ($1, $2, 'not-mine', $3) \
      ON CONFLICT (user_id, item_id) DO UPDATE SET answered_at = $3";
 
@@ -62,6 +74,40 @@ impl Store {
                     .await?;
             }
             Ok(())
+        })
+    }
+
+    /// Meanings written by `model` after `seq`, oldest first, at most `limit`.
+    pub async fn meanings_written_since(&self, model: &str, seq: i64, limit: u32) -> Result<Vec<Written>, StoreError> {
+        let rows: Vec<(i64, i64, Option<Vec<u8>>)> = with_pool!(self, read, |pool| {
+            sqlx::query_as(WRITTEN_SINCE)
+                .bind(seq)
+                .bind(model)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
+        })?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(seq, item, bytes)| {
+                Some(Written {
+                    seq,
+                    item: ItemId::new(item)?,
+                    meaning: bytes.as_deref().and_then(Meaning::from_bytes),
+                })
+            })
+            .collect())
+    }
+
+    /// The searchable words (folded, see `domain::search`) of up to `limit` items after id
+    /// `after`, by id: what the words of the items are, for a search's forgiving forms.
+    pub async fn words_after(&self, after: i64, limit: u32) -> Result<Vec<(i64, Option<String>)>, StoreError> {
+        with_pool!(self, read, |pool| {
+            sqlx::query_as(WORDS_AFTER)
+                .bind(after)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
         })
     }
 

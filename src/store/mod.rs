@@ -49,7 +49,7 @@ pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};
 pub use items::{ChangeRecord, Reviewed, Thumbnail};
 pub use listing::{Count, EXACT_COUNT_UP_TO};
-pub use meanings::Unencoded;
+pub use meanings::{Unencoded, Written};
 pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;

@@ -19,7 +19,7 @@ const NEXT_DUE: &str = "SELECT MIN(due) FROM (SELECT MIN(next_attempt_at) AS due
      UNION ALL SELECT MIN(next_attempt_at) FROM account_mail WHERE sent_at IS NULL) queued";
 const MAIL_FAILED: &str = "UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE notification_id = $1";
 const ADDRESSED: &str = "SELECT n.id, n.user_id, n.type, n.item_id, n.text, n.created_at, n.read, \
-            n.phrase, u.name, u.email, u.lang \
+            n.phrase, n.items, u.name, u.email, u.lang \
      FROM notifications n JOIN users u ON u.id = n.user_id AND NOT u.disabled WHERE n.id = $1";
 
 /// A notification to email, and to whom.

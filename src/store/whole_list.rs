@@ -93,6 +93,7 @@ impl Store {
             ids: VecDeque::new(),
             found: ItemFilter {
                 words: Vec::new(),
+                or_ids: Vec::new(),
                 near: None,
                 ..filter.clone()
             },

@@ -153,6 +153,16 @@ impl TestDb {
             .parse()
             .unwrap()
     }
+
+    /// Waits until the service has given every item its meaning (it does so in the
+    /// background, just after each item is written): what a search by meaning then finds
+    /// no longer depends on the moment it is asked.
+    pub async fn meanings_written(&self) {
+        eventually("every item has its meaning", Duration::from_secs(30), async || {
+            self.count("items").await == self.count("item_meanings").await
+        })
+        .await;
+    }
 }
 
 impl Drop for TestDb {

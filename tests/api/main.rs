@@ -35,6 +35,7 @@ mod raw_sio;
 mod realtime;
 mod realtime_robustness;
 mod review;
+mod search;
 mod session;
 mod signup;
 mod sio;

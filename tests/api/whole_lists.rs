@@ -43,7 +43,7 @@ async fn whole(store: &Store, filter: &ItemFilter, batch: u32) -> Vec<i64> {
 
 fn words(words: &[&str]) -> ItemFilter {
     ItemFilter {
-        words: words.iter().map(|w| (*w).to_owned()).collect(),
+        words: words.iter().map(|w| vec![(*w).to_owned()]).collect(),
         ..ItemFilter::default()
     }
 }

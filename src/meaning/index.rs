@@ -1,0 +1,153 @@
+//! This node's index of the items' meanings, for search: one bit per dimension (its sign),
+//! 64 bytes an item, so a million items take 64 MB and a scan of them a few milliseconds.
+//! The bits only choose the candidates; they are ranked again on their stored meanings.
+//! It follows the `item_meanings` table by its write sequence, so what other nodes (or this
+//! one) wrote arrives within a refresh.
+
+use std::{collections::HashMap, sync::RwLock};
+
+use crate::{
+    domain::{ItemId, MEANING_DIM, Meaning},
+    store::{Store, StoreError},
+};
+
+const WORDS: usize = MEANING_DIM / 64;
+/// Meanings read per statement while catching up.
+const CATCH_UP_BATCH: u32 = 10_000;
+/// How far back in the write sequence each catch-up reads again: on PostgreSQL a sequence
+/// number is taken before its transaction commits, so a write may become visible after a
+/// later one was read.
+const LOOKBACK: i64 = 1_000;
+
+type Bits = [u64; WORDS];
+
+#[derive(Default)]
+pub struct Index {
+    inner: RwLock<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// The last write sequence read.
+    seq: i64,
+    slot: HashMap<ItemId, usize>,
+    ids: Vec<ItemId>,
+    bits: Vec<Bits>,
+}
+
+fn bits_of(meaning: &Meaning) -> Bits {
+    let mut bits = [0u64; WORDS];
+    for (i, value) in meaning.values().iter().enumerate() {
+        if *value > 0.0 {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+    bits
+}
+
+impl Index {
+    /// Reads what was written since the last catch-up; the number of meanings read.
+    pub async fn catch_up(&self, store: &Store, model: &str) -> Result<usize, StoreError> {
+        let mut from = (self.read().seq - LOOKBACK).max(0);
+        let mut read = 0;
+        loop {
+            let written = store.meanings_written_since(model, from, CATCH_UP_BATCH).await?;
+            let Some(last) = written.last() else { break };
+            from = last.seq;
+            read += written.len();
+            let mut inner = self.inner.write().expect("the index is never left half-written");
+            inner.seq = inner.seq.max(from);
+            for row in &written {
+                inner.put(row.item, row.meaning.as_ref());
+            }
+            if written.len() < CATCH_UP_BATCH as usize {
+                break;
+            }
+        }
+        Ok(read)
+    }
+
+    /// Records meanings this node just wrote (those without one leave the index).
+    pub fn put(&self, meanings: &[(i64, Option<Meaning>)]) {
+        let mut inner = self.inner.write().expect("the index is never left half-written");
+        for (id, meaning) in meanings {
+            if let Some(id) = ItemId::new(*id) {
+                inner.put(id, meaning.as_ref());
+            }
+        }
+    }
+
+    /// Up to `k` items whose meanings are closest to `query`'s by their bits, closest first.
+    /// Items deleted since stay here: their readers find them gone.
+    pub fn closest(&self, query: &Meaning, k: usize) -> Vec<ItemId> {
+        let query = bits_of(query);
+        let inner = self.read();
+        let mut scored: Vec<(u32, usize)> = inner
+            .bits
+            .iter()
+            .enumerate()
+            .map(|(slot, bits)| (bits.iter().zip(&query).map(|(a, b)| (a ^ b).count_ones()).sum(), slot))
+            .collect();
+        if scored.len() > k {
+            scored.select_nth_unstable(k);
+            scored.truncate(k);
+        }
+        scored.sort_unstable();
+        scored.into_iter().map(|(_, slot)| inner.ids[slot]).collect()
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.inner.read().expect("the index is never left half-written")
+    }
+}
+
+impl Inner {
+    fn put(&mut self, id: ItemId, meaning: Option<&Meaning>) {
+        match (self.slot.get(&id).copied(), meaning) {
+            (Some(slot), Some(meaning)) => self.bits[slot] = bits_of(meaning),
+            (None, Some(meaning)) => {
+                self.slot.insert(id, self.ids.len());
+                self.ids.push(id);
+                self.bits.push(bits_of(meaning));
+            }
+            (Some(slot), None) => {
+                // The last one takes its place.
+                self.slot.remove(&id);
+                self.ids.swap_remove(slot);
+                self.bits.swap_remove(slot);
+                if let Some(moved) = self.ids.get(slot) {
+                    self.slot.insert(*moved, slot);
+                }
+            }
+            (None, None) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meaning(signs: &[f32]) -> Meaning {
+        let mut values = vec![0.01; MEANING_DIM];
+        values[..signs.len()].copy_from_slice(signs);
+        let norm = values.iter().map(|v| v * v).sum::<f32>().sqrt();
+        Meaning::new(&values.iter().map(|v| v / norm).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_closest_by_their_bits_first_and_removed_ones_gone() {
+        let index = Index::default();
+        let query = meaning(&[1.0, 1.0, 1.0, 1.0]);
+        index.put(&[
+            (1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))),
+            (2, Some(meaning(&[1.0, 1.0, 1.0, -1.0]))),
+            (3, Some(meaning(&[1.0, 1.0, 1.0, 1.0]))),
+            (4, Some(meaning(&[1.0, -1.0, -1.0, 1.0]))),
+        ]);
+        let ids = |found: Vec<ItemId>| found.iter().map(|id| id.get()).collect::<Vec<_>>();
+        assert_eq!(ids(index.closest(&query, 3)), [3, 2, 4]);
+        index.put(&[(3, None), (2, Some(meaning(&[-1.0, -1.0, 1.0, -1.0])))]);
+        assert_eq!(ids(index.closest(&query, 10)), [4, 2, 1]);
+    }
+}

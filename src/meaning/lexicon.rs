@@ -1,0 +1,103 @@
+//! The words the items use, for a search's forgiving forms: a query word one or two letters
+//! off a word of the items ("walet", "wallet"), or written inside one (Korean without spaces:
+//! "지갑" in "검은색지갑"), is searched as that word too. It follows the items by id, so other
+//! nodes' items arrive within a refresh.
+
+use std::{collections::HashMap, sync::RwLock};
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::{
+    domain::words::{Kinship, kinship, stem},
+    store::{Store, StoreError},
+};
+
+/// Items read per statement while catching up.
+const BATCH: u32 = 10_000;
+/// How far back in ids each catch-up reads again: an id taken earlier may commit later.
+const LOOKBACK: i64 = 1_000;
+/// Forms of one query word searched at most.
+const MAX_FORMS: usize = 12;
+
+#[derive(Default)]
+pub struct Lexicon {
+    inner: RwLock<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// The last item id read.
+    after: i64,
+    /// Each word as the search index holds it (folded: Korean decomposed), and as it is
+    /// compared (Korean composed again), when that differs.
+    words: HashMap<Box<str>, Option<Box<str>>>,
+}
+
+impl Lexicon {
+    /// Reads the words of the items created since the last catch-up; how many items.
+    pub async fn catch_up(&self, store: &Store) -> Result<usize, StoreError> {
+        let mut from = (self.inner.read().expect("never left half-written").after - LOOKBACK).max(0);
+        let mut read = 0;
+        loop {
+            let rows = store.words_after(from, BATCH).await?;
+            let Some((last, _)) = rows.last() else { break };
+            from = *last;
+            read += rows.len();
+            let mut inner = self.inner.write().expect("never left half-written");
+            inner.after = inner.after.max(from);
+            for word in rows
+                .iter()
+                .filter_map(|(_, words)| words.as_deref())
+                .flat_map(str::split_whitespace)
+            {
+                if !inner.words.contains_key(word) {
+                    let composed: String = word.nfc().collect();
+                    let compared = (composed != word).then(|| composed.into_boxed_str());
+                    inner.words.insert(word.into(), compared);
+                }
+            }
+            if rows.len() < BATCH as usize {
+                break;
+            }
+        }
+        Ok(read)
+    }
+
+    /// Whether a folded query word is only the start of the items' words ("librar", "umbr"):
+    /// what someone types on the way to a word, whose meaning says nothing yet.
+    pub fn is_fragment(&self, word: &str) -> bool {
+        let inner = self.inner.read().expect("never left half-written");
+        !inner.words.contains_key(word) && inner.words.keys().any(|known| known.starts_with(word))
+    }
+
+    /// The forms a folded query word is searched by: itself, its stem, and the items' words
+    /// it is a typo of or written inside (at most [`MAX_FORMS`] in all).
+    pub fn forms(&self, word: &str) -> Vec<String> {
+        let mut forms = vec![word.to_owned()];
+        let composed: String = word.nfc().collect();
+        let stemmed = stem(&composed);
+        if stemmed != composed && stemmed.chars().count() >= 2 {
+            forms.push(stemmed.nfd().collect());
+        }
+        let inner = self.inner.read().expect("never left half-written");
+        let letters = composed.chars().count();
+        for (stored, compared) in &inner.words {
+            if forms.len() >= MAX_FORMS {
+                break;
+            }
+            let compared = compared.as_deref().unwrap_or(stored);
+            let other = compared.chars().count();
+            // A typo is one or two letters more or fewer; a Korean word may hold the other.
+            let within = compared.contains(composed.as_str()) || composed.contains(compared);
+            if other.abs_diff(letters) > 2 && !within {
+                continue;
+            }
+            if matches!(kinship(&composed, compared), Some(Kinship::Typo | Kinship::Within))
+                && !forms.iter().any(|f| f.as_str() == &**stored)
+            {
+                forms.push(stored.to_string());
+            }
+        }
+        forms
+    }
+}
