@@ -1,7 +1,8 @@
 // Browse: the items on a map and, equivalently, in a list, a page at a time (a phone shows
 // one of the two, the list first); search, category, kind, state, "near me" and date
-// filters, all answered by the service. Items returned, disposed of or closed are left out
-// unless "Show closed and returned" is ticked.
+// filters, all answered by the service. A search comes best match first, or newest first
+// when the reader chooses (the order is offered while the box has words). Items returned,
+// disposed of or closed are left out unless "Show closed and returned" is ticked.
 import { itemsUrl } from "./api.js";
 import { showError } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
@@ -38,7 +39,12 @@ export class Browse {
     // The distances "near me" offers, as the language writes them.
     for (const option of this.form.elements.within.options) option.textContent = formatDistance(Number(option.value));
     const typed = debounce(() => this.search(), TYPING_PAUSE_MS);
-    this.form.elements.q.addEventListener("input", typed);
+    // The order of a search: offered as soon as there are words, and kept while they change.
+    this.order = this.form.querySelector(".order");
+    this.form.elements.q.addEventListener("input", () => {
+      this.showOrder();
+      typed();
+    });
     this.form.addEventListener("change", ({ target }) => {
       if (target.name === "q") return; // searched as typed
       if (target.name === "near") this.toggleNear();
@@ -55,6 +61,8 @@ export class Browse {
   }
 
   show() {
+    // The box may have kept its words (a reload, Back): the order goes with them.
+    this.showOrder();
     if (!this.map) {
       this.map = createMap(document.getElementById("browse-map"), this.state.config);
       this.markers = new ItemMarkers(this.map, (id) => this.dialog.open(id));
@@ -64,12 +72,20 @@ export class Browse {
     this.search();
   }
 
+  /** Offers the order of a search while the box has words. */
+  showOrder() {
+    this.order.hidden = this.form.elements.q.value.trim() === "";
+  }
+
   /** The list's address for the filters as they stand. */
   query() {
     const f = this.form.elements;
+    const q = f.q.value.trim();
     const since = f.since.value ? new Date(`${f.since.value}T00:00`) : null; // the reader's midnight
     return itemsUrl({
-      q: f.q.value.trim(),
+      q,
+      // Without words the list is newest first anyway: only a search is ordered.
+      sort: q ? f.sort.value : "",
       cat: f.cat.value,
       kind: f.kind.value,
       status: f.status.value,

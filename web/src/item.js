@@ -2,16 +2,20 @@
 // (in words, then on a small map), where it is kept or what became of it, and its live
 // thread. Its reporter and staff close the report there; staff also print its label and see
 // who handed it in and how long it is kept. A user who claimed it sees their claim: withdraw
-// it while open, and where to collect the item once accepted.
+// it while open, and where to collect the item once accepted. Its matches say briefly why;
+// its reporter sees the likely ones first (for a lost report with This is mine and Not mine)
+// and the others behind "Less likely", everyone else the list with the likely ones marked.
 import { api, attempt } from "./api.js";
-import { announceWithin, showNotice } from "./announce.js";
+import { announceWithin, showError, showNotice } from "./announce.js";
 import { KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
 import { categoryName } from "./categories.js";
+import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
-import { formatDistance, t } from "./i18n.js";
+import { formatDistance, formatNumber, t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { L, createMap } from "./map.js";
+import { MATCHES_CHANGED, fetchMatches, likelyBadge, suggestion, whyWords } from "./matches.js";
 import { itemCircle, itemPin } from "./markers.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
@@ -44,6 +48,9 @@ export class ItemDialog {
     this.log = document.getElementById("thread-log");
     this.form = document.getElementById("thread-form");
     this.claimForm = document.getElementById("claim-form");
+    // The reporter's less likely matches, behind a button that shows them.
+    this.lessLikelyButton = document.getElementById("less-likely-toggle");
+    this.showLessLikely = disclose(this.lessLikelyButton, document.getElementById("less-likely-list"));
     this.claimForm.addEventListener("submit", (event) => this.claim(event));
     // Closed with × or Escape: the address goes back at once, in the same task as the click
     // or the key (the dialog's close event comes a task later, after a card clicked meanwhile).
@@ -71,9 +78,11 @@ export class ItemDialog {
   }
 
   /** Opens item `id` at its own address (`#/items/ID`, over the screen shown): the router
-   *  shows it (app.js), and Back, or closing it, goes back to where it was opened. */
-  async open(id) {
+   *  shows it (app.js), and Back, or closing it, goes back to where it was opened. With
+   *  `claim`, the focus goes to its claim form (or to the reader's claim, when they made one). */
+  async open(id, { claim = false } = {}) {
     await closed();
+    this.toClaim = claim ? id : null;
     // An item opened from another's view: closing goes back past both.
     const depth = itemIn(location.hash) ? itemDepth() : 0;
     history.pushState({ itemDepth: depth + 1 }, "", `#/items/${id}`);
@@ -131,7 +140,12 @@ export class ItemDialog {
     this.claimForm.hidden = !(item.kind === "found" && item.status === "approved" && open
       && user && user.id !== item.createdBy);
     this.claimForm.reset();
-    this.showClaim(item);
+    const claimShown = this.showClaim(item);
+    // Opened by "This is mine": at the claim form, once it is known whether it shows.
+    if (this.toClaim === item.id) {
+      this.toClaim = null;
+      claimShown.then(() => item.id === this.itemId && this.focusClaim());
+    }
     this.showMatches(item);
     this.log.replaceChildren();
     fillNick(this.form.elements.nick, this.state.user);
@@ -220,26 +234,88 @@ export class ItemDialog {
     section.hidden = false;
   }
 
+  /** Scrolls to the claim form and focuses its message, or the reader's claim if they made
+   *  one (the form is then hidden). */
+  focusClaim() {
+    const target = !this.claimForm.hidden
+      ? this.claimForm.elements.message
+      : !document.getElementById("item-claim").hidden ? document.getElementById("item-claim-heading") : null;
+    if (!target) return;
+    target.scrollIntoView({ block: "center" });
+    target.focus({ preventScroll: true });
+  }
+
   async withdraw(item, claim) {
     if (!(await withdrawClaim(claim, item.title))) return;
     if (item.id === this.itemId) await this.show(item.id);
     document.getElementById("item-claim-heading").focus();
   }
 
-  /** Lists the approved items of the other kind that may be the same object; none, or the
-   *  item no longer open: nothing. */
+  /** Lists the approved items of the other kind that may be the same object, best first,
+   *  each with why; none, or the item no longer open: nothing. Its reporter sees the likely
+   *  ones (for a lost report with This is mine and Not mine) and the others behind "Less
+   *  likely"; anyone else all of them, the likely ones marked. */
   async showMatches(item) {
     const section = document.getElementById("item-matches");
     section.hidden = true;
     // Returned, disposed of or closed: nothing left to match.
     if (!isOpen(item)) return;
-    const matches = await attempt("GET", `/api/items/${item.id}/matches?fields=${MATCH_FIELDS}`);
-    if (!matches) return;
+    let matches;
+    try {
+      matches = await fetchMatches(item.id, MATCH_FIELDS);
+    } catch (error) {
+      if (item.id === this.itemId) showError(error.message);
+      return;
+    }
     if (item.id !== this.itemId || matches.length === 0) return;
     document.getElementById("matches-heading").textContent = MATCHES_HEADING[item.kind];
-    document.getElementById("match-list").replaceChildren(...matches.map(({ item: other, distance }) =>
-      h("li", {}, h("a", { href: `#/items/${other.id}` }, other.title), ` · ${t("item.away", { distance: formatDistance(distance) })}`)));
+    const list = document.getElementById("match-list");
+    const rest = document.getElementById("less-likely");
+    const restList = document.getElementById("less-likely-list");
+    const note = document.getElementById("no-likely");
+    const reporter = this.state.user?.id === item.createdBy;
+    if (!reporter) {
+      list.replaceChildren(...matches.map((match) => this.matchEntry(match, { marked: true })));
+      rest.hidden = true;
+      note.hidden = true;
+      section.hidden = false;
+      return;
+    }
+    const entry = item.kind === "lost" ? (match) => this.suggestionEntry(match) : (match) => this.matchEntry(match);
+    const likely = matches.filter((match) => match.likely);
+    const others = matches.filter((match) => !match.likely);
+    list.replaceChildren(...likely.map(entry));
+    note.hidden = likely.length > 0;
+    restList.replaceChildren(...others.map(entry));
+    rest.hidden = others.length === 0;
+    this.lessLikelyButton.textContent = t("item.lessLikely", { count: formatNumber(others.length) });
+    this.showLessLikely(false);
     section.hidden = false;
+  }
+
+  /** A match as a link with how far and why; `marked`: the likely ones say so. */
+  matchEntry(match, { marked = false } = {}) {
+    const [distance, why] = this.matchDetails(match);
+    return h("li", {}, h("a", { href: `#/items/${match.item.id}` }, match.item.title), distance,
+      marked && match.likely ? [" ", likelyBadge()] : null, why);
+  }
+
+  /** A match of the reader's lost report, with This is mine and Not mine. */
+  suggestionEntry(match) {
+    return suggestion(match, {
+      title: h("a", { href: `#/items/${match.item.id}` }, match.item.title),
+      details: this.matchDetails(match),
+      claim: (id) => this.open(id, { claim: true }),
+      onChange: (id) => window.dispatchEvent(new CustomEvent(MATCHES_CHANGED, { detail: { id } })),
+    });
+  }
+
+  matchDetails(match) {
+    const why = whyWords(match);
+    return [
+      h("span", { class: "meta" }, ` · ${t("item.away", { distance: formatDistance(match.distance) })}`),
+      why ? h("span", { class: "why" }, why) : null,
+    ];
   }
 
   async claim(event) {

@@ -1,17 +1,19 @@
 // My reports, for a logged-in user: the claims they made and what became of them (an open
 // one can be withdrawn), then everything they reported, in every state, a page at a time,
-// each with its state, where it is kept (while it is), the reports of the other kind that
-// may be the same object, and Close report while it is open.
-import { api, attempt, itemTitles, itemsUrl } from "./api.js";
+// each with its state, where it is kept (while it is), the reports of the other kind that are
+// likely the same object, and Close report while it is open. A lost report's likely matches
+// each have This is mine (the found item's claim form) and Not mine (gone, with Undo).
+import { attempt, itemTitles, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
 import { ITEMS_CHANGED, closeReport, isOpen, withdrawClaim } from "./custody.js";
 import { h, formatTime } from "./dom.js";
 import { formatDistance, t, tn } from "./i18n.js";
+import { MATCHES_CHANGED, fetchMatches, suggestion, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = [...CARD_FIELDS, "storagePlace"].join(",");
-/** How many of a report's matches its card names (the item view lists them all). */
+/** How many of a report's likely matches its card names (the item view lists them all). */
 const MATCHES_SHOWN = 3;
 const CLAIM_STATES = {
   get open() { return t("mine.claim.open"); },
@@ -49,8 +51,9 @@ export class Mine {
       },
     });
     this.view = document.getElementById("view-mine");
-    // Closed from an item's view: the list reads again.
-    window.addEventListener(ITEMS_CHANGED, () => !this.view.hidden && this.show());
+    // Closed from an item's view, or a match said not to be the reader's there: the list
+    // reads again.
+    for (const event of [ITEMS_CHANGED, MATCHES_CHANGED]) window.addEventListener(event, () => !this.view.hidden && this.show());
   }
 
   async close(item) {
@@ -60,22 +63,43 @@ export class Mine {
     document.getElementById("mine-heading").focus();
   }
 
-  /** Names, below the card (outside its button), the best matches of report `item`. */
+  /** Names, below the card (outside its button), the likely matches of report `item`, best
+   *  first: for a lost report each with This is mine and Not mine, for a found one by name. */
   async addMatches(card, item) {
     let matches;
     try {
-      matches = await api("GET", `/api/items/${item.id}/matches?fields=id,title`);
+      matches = await fetchMatches(item.id, "id,title");
     } catch {
       return; // The card stands without them; the item view shows them or the error.
     }
-    if (matches.length === 0) return;
-    const links = matches.slice(0, MATCHES_SHOWN).flatMap(({ item: other, distance }, index) => [
-      index > 0 ? ", " : "",
-      h("button", { type: "button", class: "link", onclick: () => this.dialog.open(other.id) }, other.title),
-      ` (${formatDistance(distance)})`,
-    ]);
-    const more = matches.length > MATCHES_SHOWN ? tn("mine.andMore", matches.length - MATCHES_SHOWN) : "";
-    card.append(h("p", { class: "card-matches" }, `${MATCH_WORDS[item.kind]}: `, ...links, more));
+    const likely = matches.filter((match) => match.likely);
+    if (likely.length === 0) return;
+    const shown = likely.slice(0, MATCHES_SHOWN);
+    const more = likely.length - shown.length;
+    const lead = `${MATCH_WORDS[item.kind]}: `;
+    const open = (other) => h("button", { type: "button", class: "link", onclick: () => this.dialog.open(other.id) }, other.title);
+    const distance = (match) => h("span", { class: "meta" }, ` (${formatDistance(match.distance)})`);
+    if (item.kind !== "lost") {
+      const links = shown.flatMap((match, index) => [index > 0 ? ", " : "", open(match.item), distance(match)]);
+      card.append(h("p", { class: "card-matches" }, lead, ...links, more > 0 ? tn("mine.andMore", more) : ""));
+      return;
+    }
+    const rows = shown.map((match) => {
+      const why = whyWords(match);
+      return suggestion(match, {
+        title: open(match.item),
+        details: [distance(match), why ? h("span", { class: "why" }, why) : null],
+        claim: (id) => this.dialog.open(id, { claim: true }),
+      });
+    });
+    if (more > 0) {
+      rows.push(h("li", { class: "more-matches" },
+        h("button", { type: "button", class: "link", onclick: () => this.dialog.open(item.id) }, tn("mine.moreLikely", more))));
+    }
+    const leadId = `matches-of-${item.id}`;
+    card.append(h("div", { class: "card-matches suggestions" },
+      h("p", { id: leadId }, lead),
+      h("ul", { "aria-labelledby": leadId }, ...rows)));
   }
 
   show() {

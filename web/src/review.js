@@ -2,22 +2,29 @@
 // items due for disposal, and the reports by state: approve or reject (only the move that
 // changes something), record where an item is kept, print its label (or choose several and
 // print their labels on one sheet), delete (after a confirmation), and read what was done to
-// it (its history).
+// it (its history). A report waiting for review shows its likely matches — a found item handed
+// in may be someone's lost report — read as its card comes into view, a few at a time.
 import { attempt, itemTitles, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
-import { ITEMS_CHANGED, OUTCOME_FIELDS, outcomeBadge } from "./custody.js";
+import { ITEMS_CHANGED, OUTCOME_FIELDS, isOpen, outcomeBadge } from "./custody.js";
 import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
+import { atMost } from "./limit.js";
+import { fetchMatches, scorePercent, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = [
   "id", "title", "desc", "place", "cat", "kind", "status", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
 ].join(",");
+/** Likely matches a pending report's card names at most. */
+const MATCHES_SHOWN = 3;
+/** Requests for matches under way at most: the rest wait until they are answered. */
+const MATCH_REQUESTS = 3;
 
 export class Review {
   constructor(state, dialog) {
@@ -37,6 +44,17 @@ export class Review {
     this.printChosen.addEventListener("click", () => printLabels([...this.chosen]));
     this.clearChosen = document.getElementById("labels-clear");
     this.clearChosen.addEventListener("click", () => this.choose(null));
+    // A pending report's matches are read once its card comes near the view.
+    this.matchRequests = atMost(MATCH_REQUESTS);
+    /** Each pending report's card, and where its matches go. */
+    this.matchBoxes = new WeakMap();
+    this.matchesSeen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        this.matchesSeen.unobserve(entry.target);
+        this.showMatches(this.matchBoxes.get(entry.target));
+      }
+    }, { rootMargin: "200px 0px" });
     this.view = document.getElementById("view-review");
     // Closed (from an item's view) or disposed of: the reports and claims read again; the due
     // list takes care of what it disposed of itself, and loses what was closed.
@@ -122,6 +140,8 @@ export class Review {
 
   /** The queue from its first page, as it stands now. */
   refresh() {
+    // The cards shown go: their matches are no longer wanted.
+    this.matchesSeen.disconnect();
     this.pager.start(itemsUrl({ status: this.status.value, fields: FIELDS, limit: PAGE_SIZE }));
   }
 
@@ -155,7 +175,8 @@ export class Review {
             ),
           )
         : null;
-    return h(
+    const matches = this.matchesBox(item);
+    const card = h(
       "li",
       { class: "review-card" },
       item.thumbUrl ? thumbnail(item, 96, t("item.photoOf", { title: item.title })) : null,
@@ -170,6 +191,8 @@ export class Review {
           [`#${item.id}`, KINDS[item.kind], categoryName(item.cat), item.place, STATES[item.status], t("review.reportedBy", { user: item.createdBy, date: formatTime(item.created_at) })]
             .filter(Boolean).join(" · "),
         ),
+        // Above the buttons: what to look at before approving.
+        matches,
         h(
           "div",
           { class: "actions" },
@@ -186,6 +209,42 @@ export class Review {
         ...historyToggle(item),
       ),
     );
+    if (matches) {
+      this.matchBoxes.set(card, matches);
+      this.matchesSeen.observe(card);
+    }
+    return card;
+  }
+
+  /** Where a pending report's likely matches go, once read; null for any other report. */
+  matchesBox(item) {
+    if (item.status !== "pending" || !isOpen(item)) return null;
+    const box = h("div", { class: "review-matches", hidden: true });
+    box.dataset.item = item.id;
+    return box;
+  }
+
+  /** Reads and shows the likely matches of the report `box` belongs to (a few requests at a
+   *  time), unless its card has left the list meanwhile (the list was read again). */
+  async showMatches(box) {
+    let matches;
+    try {
+      matches = await this.matchRequests(() => (box.isConnected ? fetchMatches(box.dataset.item, "id,title") : []));
+    } catch {
+      return; // The card stands without them; the item's view shows them or the error.
+    }
+    const likely = matches.filter((match) => match.likely).slice(0, MATCHES_SHOWN);
+    if (likely.length === 0 || !box.isConnected) return;
+    const headingId = `review-matches-${box.dataset.item}`;
+    box.replaceChildren(
+      h("h4", { id: headingId }, t("review.likelyMatches")),
+      h("ul", { "aria-labelledby": headingId }, ...likely.map((match) => {
+        const why = whyWords(match);
+        return h("li", {},
+          h("button", { type: "button", class: "link", onclick: () => this.dialog.open(match.item.id) }, match.item.title),
+          h("span", { class: "meta" }, ` · ${t("review.matchScore", { percent: scorePercent(match.score) })}`, why ? ` · ${why}` : ""));
+      })));
+    box.hidden = false;
   }
 
   async update(item, patch, label) {

@@ -5,10 +5,10 @@ import { after, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startSmtpSink } from "./smtp.mjs";
@@ -18,6 +18,19 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BINARY =
   process.env.LOSTFOUND_BIN ?? resolve(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "lostfound");
 const SCREENSHOTS = join(ROOT, "screenshots");
+// The binary serves the web app it embedded when it was built. With LOSTFOUND_WEB_SRC (a
+// directory: web/src), pages get the app's own files — the page, its modules, styles and
+// catalogs — from there instead: to try a change to the web app on a binary built before it.
+// Service workers are blocked then, since theirs would keep the binary's files (pwa.test.mjs,
+// which tests them, needs a binary built with the files).
+const WEB_SRC = process.env.LOSTFOUND_WEB_SRC ? resolve(process.env.LOSTFOUND_WEB_SRC) : null;
+// A page the test answers has no address the browser knows: without this, Chromium counts it
+// as the public internet's and refuses its WebSocket to 127.0.0.1 (Local Network Access).
+const WEB_SRC_FLAGS = ["--disable-features=LocalNetworkAccessChecks,LocalNetworkAccessChecksWebSockets"];
+const WEB_TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+  ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".webmanifest": "application/manifest+json",
+};
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 export const CHROMIUM_FLAGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -83,7 +96,7 @@ export function useService({ prepare, env, mail = false } = {}) {
       });
       server.once("exit", (code) => reject(new Error(`server exited (${code}): ${log}`)));
     });
-    service.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+    service.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_FLAGS, ...(WEB_SRC ? WEB_SRC_FLAGS : [])] });
     await prepare?.(service);
   });
   after(async () => {
@@ -122,8 +135,9 @@ function isTile(base, url) {
  * language is `locale`: English unless a test asks for another (the app follows it).
  */
 async function open({ base, browser }, path = "/", { size = "desktop", allowedErrors = [], beforeLoad, locale = "en-US" } = {}) {
-  const context = await browser.newContext({ viewport: SIZES[size], locale });
+  const context = await browser.newContext({ viewport: SIZES[size], locale, ...(WEB_SRC && { serviceWorkers: "block" }) });
   context.setDefaultTimeout(TIMEOUT);
+  if (WEB_SRC) await serveWebSource(context, base);
   const page = await context.newPage();
   page.errors = [];
   page.requests = [];
@@ -158,6 +172,25 @@ async function open({ base, browser }, path = "/", { size = "desktop", allowedEr
   await beforeLoad?.(page);
   await page.goto(base + path);
   return page;
+}
+
+/** Answers the requests of `context` for the app's own files (`/` and `/assets/…`) from
+ *  LOSTFOUND_WEB_SRC, with the headers the service gives them; a file it lacks goes to the
+ *  service. */
+async function serveWebSource(context, base) {
+  const headers = Object.fromEntries(
+    [...(await fetch(`${base}/`)).headers].filter(([name]) => /^(content-security-policy|x-content-type-options|referrer-policy)$/.test(name)),
+  );
+  await context.route(
+    (url) => url.origin === base && (url.pathname === "/" || url.pathname.startsWith("/assets/")),
+    async (route) => {
+      const { pathname } = new URL(route.request().url());
+      const file = join(WEB_SRC, pathname === "/" ? "index.html" : decodeURIComponent(pathname.slice("/assets/".length)));
+      if (!file.startsWith(WEB_SRC + "/") || !existsSync(file)) return route.continue();
+      const type = WEB_TYPES[extname(file)] ?? "application/octet-stream";
+      await route.fulfill({ status: 200, headers: { ...headers, "content-type": type, "cache-control": "no-cache" }, body: readFileSync(file) });
+    },
+  );
 }
 
 /**
