@@ -103,7 +103,7 @@ impl Meanings {
                 (item, (relevance * 1e6).round() as i64)
             })
             .collect();
-        ranked.sort_by(|a, b| (b.1, b.0.id).cmp(&(a.1, a.0.id)));
+        ranked.sort_by_key(|(item, relevance)| std::cmp::Reverse((*relevance, item.id)));
         Ok(ranked)
     }
 }
