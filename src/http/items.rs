@@ -39,8 +39,9 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The photo of an item not everyone may read: the browser keeps it, no shared cache does.
 const PRIVATE: &str = "private, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-pub(super) const LIST_PARAMS: [&str; 15] = [
+pub(super) const LIST_PARAMS: [&str; 16] = [
     "status",
+    "sort",
     "limit",
     "cursor",
     "q",
@@ -70,12 +71,12 @@ pub fn router() -> Router<AppState> {
         .route("/api/items/{id}/close", post(close))
 }
 
-/// Items, newest first: whole (streamed) or a page at a time.
+/// Items, newest first (a search: best first unless `sort=newest`): whole (streamed) or a page at a time.
 #[utoipa::path(get, path = "/api/items", operation_id = "listItems", tag = "items", params(schemas::FilterQuery, schemas::PageQuery, schemas::FieldsQuery),
     responses(
         (status = 200, description = "Items; `X-Total-Count` (past 10,000 an estimate, with `X-Total-Count-Estimated: true`), and `Link: rel=\"next\"` when a page has more", body = [schemas::Item]),
         (status = 304, response = schemas::NotModified),
-        (status = 400, description = "Invalid status, limit, cursor, kind, near, within, since, until, ids, open, due, fields or query string", body = schemas::ErrorBody),
+        (status = 400, description = "Invalid status, limit, cursor, sort, kind, near, within, since, until, ids, open, due, fields or query string", body = schemas::ErrorBody),
         (status = 401, description = "`due=true` without a session", body = schemas::ErrorBody),
         (status = 403, description = "`due=true` by someone not an administrator", body = schemas::ErrorBody),
     ))]

@@ -154,6 +154,13 @@ enum KindSchema {
     Found,
 }
 
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+enum SortSchema {
+    Best,
+    Newest,
+}
+
 /// A new report. Text is trimmed; unknown keys are ignored.
 #[derive(ToSchema)]
 pub struct NewItem {
@@ -341,8 +348,13 @@ pub struct PasswordChangeBody {
 pub struct FilterQuery {
     #[param(inline)]
     status: Option<ItemStatusSchema>,
-    /// Words, each the start of a word of the item (case and accents ignored).
+    /// Words: each met by a word of the item (its start, its plural or stem, a typo or two,
+    /// Korean with or without spaces; case and accents ignored), or the item close in meaning
+    /// to them, in any language.
     q: Option<String>,
+    /// With `q`: `best` (the default) answers the best match first, `newest` newest first.
+    #[param(inline)]
+    sort: Option<SortSchema>,
     /// A category, ignoring case.
     cat: Option<String>,
     #[param(inline)]
