@@ -28,9 +28,11 @@ const UNENCODED: &str = "SELECT id, title, descr FROM items i WHERE id > $1 \
      AND NOT EXISTS (SELECT 1 FROM item_meanings m WHERE m.item_id = i.id AND m.model = $2) \
      ORDER BY id LIMIT $3";
 const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
-// The item may have been deleted while its text was encoded: then nothing is written.
+// The item may have been deleted while its text was encoded: then nothing is written. Another
+// node may have encoded it meanwhile: then its meaning stands.
 const WRITE: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
-     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1)";
+     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1) \
+     ON CONFLICT (item_id) DO NOTHING";
 const WRITTEN_SINCE: &str =
     "SELECT seq, item_id, meaning FROM item_meanings WHERE seq > $1 AND model = $2 ORDER BY seq LIMIT $3";
 const WORDS_AFTER: &str = "SELECT id, search_words FROM items WHERE id > $1 ORDER BY id LIMIT $2";

