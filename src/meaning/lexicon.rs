@@ -50,11 +50,7 @@ impl Lexicon {
                 .filter_map(|(_, words)| words.as_deref())
                 .flat_map(str::split_whitespace)
             {
-                if !inner.words.contains_key(word) {
-                    let composed: String = word.nfc().collect();
-                    let compared = (composed != word).then(|| composed.into_boxed_str());
-                    inner.words.insert(word.into(), compared);
-                }
+                inner.add(word);
             }
             if rows.len() < BATCH as usize {
                 break;
@@ -99,5 +95,51 @@ impl Lexicon {
             }
         }
         forms
+    }
+}
+
+impl Inner {
+    /// A word as the search index holds it.
+    fn add(&mut self, word: &str) {
+        if !self.words.contains_key(word) {
+            let composed: String = word.nfc().collect();
+            let compared = (composed != word).then(|| composed.into_boxed_str());
+            self.words.insert(word.into(), compared);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::search::folded_words;
+
+    fn lexicon(text: &str) -> Lexicon {
+        let lexicon = Lexicon::default();
+        let mut inner = lexicon.inner.write().unwrap();
+        folded_words(text).for_each(|word| inner.add(&word));
+        drop(inner);
+        lexicon
+    }
+
+    #[test]
+    fn a_word_is_searched_as_its_stem_its_typos_and_the_korean_words_it_is_inside() {
+        let lexicon = lexicon("Black wallet, calculator, umbrella; 검은색지갑 우산");
+        let forms = |word: &str| lexicon.forms(&folded_words(word).next().unwrap());
+        assert_eq!(forms("wallets"), ["wallets", "wallet"]);
+        assert_eq!(forms("walet"), ["walet", "wallet"]);
+        assert_eq!(forms("calculater"), ["calculater", "calculator"]);
+        let korean: Vec<String> = forms("지갑").iter().map(|f| f.nfc().collect()).collect();
+        assert_eq!(korean, ["지갑", "검은색지갑"]);
+        assert_eq!(forms("phone"), ["phone"], "nothing near it");
+    }
+
+    #[test]
+    fn the_start_of_a_known_word_is_a_fragment_a_word_is_not() {
+        let lexicon = lexicon("Main library, wooden handle");
+        assert!(lexicon.is_fragment("librar"));
+        assert!(lexicon.is_fragment("wood"));
+        assert!(!lexicon.is_fragment("library"));
+        assert!(!lexicon.is_fragment("cartera"));
     }
 }

@@ -41,11 +41,16 @@ impl Meanings {
             let word = forms[0].clone();
             *forms = self.lexicon.forms(&word);
         }
-        // A word still being typed: its words' prefixes find what it will be.
-        let typing = filter.words.iter().any(|forms| self.lexicon.is_fragment(&forms[0]));
-        let meaning = match typing {
-            true => None,
-            false => self.encode_one(q.to_owned()).await?,
+        // A word still being typed: its words' prefixes find what it will be. A number (a
+        // code, a room, a model): meaning reads past numbers, so only words find it.
+        let words_only = filter
+            .words
+            .iter()
+            .any(|forms| self.lexicon.is_fragment(&forms[0]) || forms[0].chars().any(|c| c.is_ascii_digit()));
+        let meaning = if words_only {
+            None
+        } else {
+            self.encode_one(q.to_owned()).await?
         };
         if let Some(meaning) = &meaning {
             let candidates = self.index.closest(meaning, MEANING_CANDIDATES);
@@ -55,9 +60,10 @@ impl Meanings {
                 .filter_map(|id| Some((id, stored.get(&id)?.cosine(meaning))))
                 .collect();
             let best = cosines.iter().map(|(_, c)| *c).fold(f64::MIN, f64::max);
-            let least = match best >= CLOSEST_AT_LEAST {
-                true => SEARCH_COSINE.max(best - SEARCH_MARGIN),
-                false => f64::INFINITY,
+            let least = if best >= CLOSEST_AT_LEAST {
+                SEARCH_COSINE.max(best - SEARCH_MARGIN)
+            } else {
+                f64::INFINITY
             };
             filter.or_ids = cosines
                 .into_iter()
