@@ -99,22 +99,36 @@ impl Cursor {
 
     /// An opaque token for a URL.
     pub fn encode(self) -> String {
-        URL_SAFE_NO_PAD.encode(format!("{}.{}", self.created_at, self.id))
+        encode_cursor("", self.created_at, self.id)
     }
 
     pub fn decode(token: &str) -> Result<Self, ValidationError> {
-        let invalid = || ValidationError::new("cursor", "Invalid cursor");
-        let text = URL_SAFE_NO_PAD
-            .decode(token)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .ok_or_else(invalid)?;
-        let (created_at, id) = text.split_once('.').ok_or_else(invalid)?;
-        Ok(Self {
-            created_at: created_at.parse().map_err(|_| invalid())?,
-            id: ItemId::parse(id).map_err(|_| invalid())?,
-        })
+        let (created_at, id) = decode_cursor("", token)?;
+        Ok(Self { created_at, id })
     }
+}
+
+/// A cursor as a URL carries it: `PREFIXKEY.ID` in URL-safe base64 (the prefix tells one
+/// order's cursors from another's).
+fn encode_cursor(prefix: &str, key: i64, id: ItemId) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{prefix}{key}.{id}"))
+}
+
+fn decode_cursor(prefix: &str, token: &str) -> Result<(i64, ItemId), ValidationError> {
+    let invalid = || ValidationError::new("cursor", "Invalid cursor");
+    let text = URL_SAFE_NO_PAD
+        .decode(token)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(invalid)?;
+    let (key, id) = text
+        .strip_prefix(prefix)
+        .and_then(|t| t.split_once('.'))
+        .ok_or_else(invalid)?;
+    Ok((
+        key.parse().map_err(|_| invalid())?,
+        ItemId::parse(id).map_err(|_| invalid())?,
+    ))
 }
 
 /// A checked listing request.
@@ -151,24 +165,12 @@ pub struct BestCursor {
 
 impl BestCursor {
     pub fn encode(self) -> String {
-        URL_SAFE_NO_PAD.encode(format!("b{}.{}", self.relevance, self.id))
+        encode_cursor("b", self.relevance, self.id)
     }
 
     pub fn decode(token: &str) -> Result<Self, ValidationError> {
-        let invalid = || ValidationError::new("cursor", "Invalid cursor");
-        let text = URL_SAFE_NO_PAD
-            .decode(token)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .ok_or_else(invalid)?;
-        let (relevance, id) = text
-            .strip_prefix('b')
-            .and_then(|t| t.split_once('.'))
-            .ok_or_else(invalid)?;
-        Ok(Self {
-            relevance: relevance.parse().map_err(|_| invalid())?,
-            id: ItemId::parse(id).map_err(|_| invalid())?,
-        })
+        let (relevance, id) = decode_cursor("b", token)?;
+        Ok(Self { relevance, id })
     }
 }
 

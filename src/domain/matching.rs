@@ -3,8 +3,10 @@
 //! ([`candidates`]); [`rank`] weighs each by meaning, words, place, time and category and
 //! orders them; [`worth_telling`] picks the few an owner is told of.
 
+use std::collections::HashMap;
+
 use super::{
-    Item, ItemFilter, ItemKind, ItemStatus, Meaning, Near,
+    Item, ItemFilter, ItemId, ItemKind, ItemStatus, Meaning, Near,
     geo::distance_m,
     words::{overlap, shared, telling_words},
 };
@@ -62,9 +64,9 @@ pub struct Why {
 }
 
 /// An item as matching compares it: its telling words and, when it has one, its meaning.
-pub struct Report<'a> {
-    pub item: &'a Item,
-    pub meaning: Option<&'a Meaning>,
+struct Report<'a> {
+    item: &'a Item,
+    meaning: Option<&'a Meaning>,
 }
 
 /// The items that may match `item`, as a list filter: approved, open (neither returned,
@@ -112,7 +114,7 @@ fn words_of(item: &Item) -> Vec<String> {
 
 /// The candidates that match `report`, best first (then nearest, then newest), at most
 /// [`MAX_MATCHES`].
-pub fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Match> {
+fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Match> {
     let item = report.item;
     let words = words_of(item);
     let mut matches: Vec<Match> = candidates
@@ -159,6 +161,24 @@ pub fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Ve
     });
     matches.truncate(MAX_MATCHES);
     matches
+}
+
+/// [`rank`] with the meanings known of `item` and of its candidates, by item (those without
+/// one are ranked on their words).
+pub fn rank_known(item: &Item, candidates: Vec<Item>, mut known: HashMap<ItemId, Meaning>) -> Vec<Match> {
+    let own = known.remove(&item.id);
+    let report = Report {
+        item,
+        meaning: own.as_ref(),
+    };
+    let candidates = candidates
+        .into_iter()
+        .map(|other| {
+            let meaning = known.remove(&other.id);
+            (other, meaning)
+        })
+        .collect();
+    rank(&report, candidates)
 }
 
 /// The matches an owner is told of, best first: likely ([`LIKELY`]), within

@@ -8,7 +8,7 @@ use super::Meanings;
 use crate::{
     domain::{
         Item, ItemId, ItemKind, Meaning, Notice,
-        matching::{self, LIKELY, Match, Report, text_of, worth_telling},
+        matching::{self, LIKELY, Match, text_of, worth_telling},
     },
     store::Store,
 };
@@ -29,20 +29,8 @@ pub async fn of(store: &Store, meanings: &Meanings, item: &Item, viewer: Option<
         let not_mine = store.not_mine(&item.created_by).await?;
         candidates.retain(|other| !not_mine.contains(&other.id));
     }
-    let mut known = meanings_for(store, meanings, item, &candidates).await?;
-    let own = known.remove(&item.id);
-    let report = Report {
-        item,
-        meaning: own.as_ref(),
-    };
-    let candidates = candidates
-        .into_iter()
-        .map(|other| {
-            let meaning = known.remove(&other.id);
-            (other, meaning)
-        })
-        .collect();
-    Ok(matching::rank(&report, candidates))
+    let known = meanings_for(store, meanings, item, &candidates).await?;
+    Ok(matching::rank_known(item, candidates, known))
 }
 
 /// The meanings of `item` and `others`: as stored, or made now for those without one yet

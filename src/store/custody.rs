@@ -90,24 +90,12 @@ impl Store {
         let ids: Vec<ItemId> = std::iter::once(item.id)
             .chain(candidates.iter().map(|c| c.id))
             .collect();
-        let mut known = match &self.meaning_model {
+        let known = match &self.meaning_model {
             Some(model) => self.meanings_of(model, &ids).await?,
             None => Default::default(),
         };
-        let own = known.remove(&item.id);
-        let report = matching::Report {
-            item: &item,
-            meaning: own.as_ref(),
-        };
-        let candidates = candidates
-            .into_iter()
-            .map(|other| {
-                let meaning = known.remove(&other.id);
-                (other, meaning)
-            })
-            .collect();
         let reason = format!("Returned through claim {}", claim.get());
-        let matches = matching::rank(&report, candidates);
+        let matches = matching::rank_known(&item, candidates, known);
         // Only the reports likely this item: the claimant may have lost other things nearby.
         for settled in matches.into_iter().filter(|m| m.score >= matching::LIKELY) {
             debug_assert_eq!(settled.item.kind, ItemKind::Lost);
