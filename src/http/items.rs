@@ -288,7 +288,7 @@ async fn create(
     let new_item = state.cpu.run(body.len, move || parse(&body.fields)).await??;
     let now = now_ms();
     let item = state.store.insert_item(&new_item, &session.user.id, now).await?;
-    state.meanings.item_changed();
+    state.meanings.item_changed(&item);
     if item.status == ItemStatus::Approved {
         meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
     }

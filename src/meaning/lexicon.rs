@@ -59,6 +59,13 @@ impl Lexicon {
         Ok(read)
     }
 
+    /// Adds words (folded) of an item this node just wrote, before the next catch-up reads
+    /// them: a search right after knows them.
+    pub fn add_words(&self, words: impl Iterator<Item = String>) {
+        let mut inner = self.inner.write().expect("never left half-written");
+        words.for_each(|word| inner.add(&word));
+    }
+
     /// Whether a folded query word is only the start of the items' words ("librar", "umbr"):
     /// what someone types on the way to a word, whose meaning says nothing yet.
     pub fn is_fragment(&self, word: &str) -> bool {
@@ -116,9 +123,7 @@ mod tests {
 
     fn lexicon(text: &str) -> Lexicon {
         let lexicon = Lexicon::default();
-        let mut inner = lexicon.inner.write().unwrap();
-        folded_words(text).for_each(|word| inner.add(&word));
-        drop(inner);
+        lexicon.add_words(folded_words(text));
         lexicon
     }
 

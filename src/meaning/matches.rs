@@ -17,7 +17,7 @@ use crate::{
 /// ranking never waits for many.
 const ENCODE_NOW: usize = 32;
 /// Lost reports an approved found item is checked against at most, likeliest first.
-const REPORTS_CHECKED: usize = 10;
+const REPORTS_CHECKED: usize = 3;
 
 /// The items that may be `item`'s object, best first. For its reporter, without those they
 /// said are not theirs.

@@ -20,7 +20,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use self::{index::Index, lexicon::Lexicon};
 
-use crate::domain::{Meaning, says_something};
+use crate::domain::{Item, Meaning, says_something, search::folded_words};
 
 /// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
 /// working directory (a checkout), beside the binary, a checkout's `target/*/` binary, and
@@ -87,8 +87,17 @@ impl Meanings {
         self.encoder.version()
     }
 
-    /// An item was created or its text changed: it is to be encoded.
-    pub fn item_changed(&self) {
+    /// An item was created or its text changed: its words are known to searches at once, and
+    /// it is to be encoded.
+    pub fn item_changed(&self, item: &Item) {
+        let texts = [
+            Some(item.title.as_str()),
+            item.desc.as_deref(),
+            item.cat.as_deref(),
+            item.place.as_deref(),
+        ];
+        self.lexicon
+            .add_words(texts.into_iter().flatten().flat_map(folded_words));
         self.wanted.notify_one();
     }
 

@@ -22,8 +22,9 @@ const SEARCH_MARGIN: f64 = 0.2;
 const CLOSEST_AT_LEAST: f64 = 0.36;
 /// Candidates in meaning the index proposes for one search.
 const MEANING_CANDIDATES: usize = 300;
-/// Items a best-first search ranks at most: the newest that match.
-pub const RANKED_AT_MOST: u32 = 1_000;
+/// Items a best-first search ranks at most: the newest that match (each is read whole, with
+/// its meaning).
+pub const RANKED_AT_MOST: u32 = 200;
 /// What meaning and words weigh in a search's relevance.
 const MEANING_WEIGHT: f64 = 0.5;
 
@@ -77,15 +78,28 @@ impl Meanings {
         })
     }
 
-    /// The items `filter` finds (the newest [`RANKED_AT_MOST`]), best first: by relevance
-    /// (in millionths), then by id, newest first.
+    /// The items `filter` finds (the newest [`RANKED_AT_MOST`], and every one close in
+    /// meaning), best first: by relevance (in millionths), then by id, newest first.
     pub async fn best_first(
         &self,
         store: &Store,
         filter: &ItemFilter,
         query: &Query,
     ) -> Result<Vec<(Item, i64)>, StoreError> {
-        let items = store.list_items(filter, None, RANKED_AT_MOST).await?;
+        let mut items = store.list_items(filter, None, RANKED_AT_MOST).await?;
+        // Those close in meaning, however old: what words miss is what meaning is for.
+        if !filter.or_ids.is_empty() {
+            let close = ItemFilter {
+                ids: filter.or_ids.clone(),
+                ..filter.clone()
+            };
+            let older = store.list_items(&close, None, filter.or_ids.len() as u32).await?;
+            for item in older {
+                if !items.iter().any(|known| known.id == item.id) {
+                    items.push(item);
+                }
+            }
+        }
         let ids: Vec<_> = items.iter().map(|item| item.id).collect();
         let meanings = match &query.meaning {
             Some(_) => store.meanings_of(self.model(), &ids).await?,

@@ -516,6 +516,7 @@ async fn the_place_in_words_is_kept_and_searched() {
     assert_eq!(status, StatusCode::OK, "{item}");
     assert_eq!(item["place"], "Main Library, room 2.14");
     alice.create_item(item_body("Scarf")).await;
+    app.db.meanings_written().await;
     let (_, found) = app.client().get("/api/items?q=librar&fields=title,place").await;
     assert_eq!(
         found,
