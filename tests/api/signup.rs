@@ -365,10 +365,12 @@ async fn a_new_address_is_used_only_once_verified_and_the_old_one_until_then() {
     );
 }
 
-/// The median of `samples`.
-fn median(mut samples: Vec<Duration>) -> Duration {
+/// The lower quartile of `samples`: what an answer costs when the machine is not busy with
+/// something else (the suite runs many servers at once; their load lands on either side at
+/// random, and a median of a few dozen samples moved by 30 % with it).
+fn lower_quartile(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
-    samples[samples.len() / 2]
+    samples[samples.len() / 4]
 }
 
 /// How long `path` takes to answer `body`, from a client at source address `from`.
@@ -382,10 +384,10 @@ async fn time_request(app: &TestApp, from: Ipv4Addr, path: &str, body: &Value) -
 }
 
 /// Asks `path` about known and unknown addresses in turn (`body_for(known, n)`), each from
-/// a source address of its own so that no throttle is reached, and checks the two medians
-/// are within 20% of each other.
+/// a source address of its own so that no throttle is reached, and checks the two lower
+/// quartiles are within 20% of each other.
 async fn same_time_for_known_and_unknown(app: &TestApp, path: &str, body_for: impl Fn(bool, usize) -> Value) {
-    const ROUNDS: usize = 15;
+    const ROUNDS: usize = 24;
     let (mut known, mut unknown) = (Vec::new(), Vec::new());
     for n in 0..ROUNDS {
         let host = |k: usize| Ipv4Addr::new(127, 0, (n / 100) as u8 + 10, (2 * (n % 100) + k) as u8 + 2);
@@ -396,12 +398,12 @@ async fn same_time_for_known_and_unknown(app: &TestApp, path: &str, body_for: im
             if is_known { known.push(took) } else { unknown.push(took) }
         }
     }
-    let (known, unknown) = (median(known), median(unknown));
+    let (known, unknown) = (lower_quartile(known), lower_quartile(unknown));
     let ratio = known.as_secs_f64() / unknown.as_secs_f64();
-    println!("{path}: median {known:?} for addresses with an account, {unknown:?} without ({ratio:.2})");
+    println!("{path}: lower quartile {known:?} for addresses with an account, {unknown:?} without ({ratio:.2})");
     assert!(
         (0.8..=1.25).contains(&ratio),
-        "{path} tells addresses apart by time: median {known:?} with an account, {unknown:?} without"
+        "{path} tells addresses apart by time: {known:?} with an account, {unknown:?} without (lower quartiles)"
     );
 }
 
@@ -409,7 +411,7 @@ async fn same_time_for_known_and_unknown(app: &TestApp, path: &str, body_for: im
 async fn known_and_unknown_addresses_take_the_same_time_to_answer() {
     let (app, _sink) = signup_app(SignupPolicy::Open).await;
     // Each known address its own account, as a prober would try a list of people.
-    for n in 0..15 {
+    for n in 0..24 {
         let id = format!("known{n}");
         app.add_user(&id, false).await;
         assert!(
