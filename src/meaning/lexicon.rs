@@ -3,7 +3,11 @@
 //! "지갑" in "검은색지갑"), is searched as that word too. It follows the items by id, so other
 //! nodes' items arrive within a refresh.
 
-use std::{collections::HashMap, sync::RwLock};
+use std::{
+    collections::BTreeMap,
+    ops::Bound::{Excluded, Unbounded},
+    sync::RwLock,
+};
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -29,8 +33,9 @@ struct Inner {
     /// The last item id read.
     after: i64,
     /// Each word as the search index holds it (folded: Korean decomposed), and as it is
-    /// compared (Korean composed again), when that differs.
-    words: HashMap<Box<str>, Option<Box<str>>>,
+    /// compared (Korean composed again), when that differs. In order: the words a word
+    /// starts come right after it, and a word's forms are the same on every node.
+    words: BTreeMap<Box<str>, Option<Box<str>>>,
 }
 
 impl Lexicon {
@@ -70,7 +75,12 @@ impl Lexicon {
     /// what someone types on the way to a word, whose meaning says nothing yet.
     pub fn is_fragment(&self, word: &str) -> bool {
         let inner = self.inner.read().expect("never left half-written");
-        !inner.words.contains_key(word) && inner.words.keys().any(|known| known.starts_with(word))
+        !inner.words.contains_key(word)
+            && inner
+                .words
+                .range::<str, _>((Excluded(word), Unbounded))
+                .next()
+                .is_some_and(|(known, _)| known.starts_with(word))
     }
 
     /// The forms a folded query word is searched by: itself, its stem, and the items' words
