@@ -196,6 +196,19 @@ impl Item {
     pub fn is_open(&self) -> bool {
         self.returned_at.is_none() && self.disposal.is_none() && self.closed_at.is_none()
     }
+
+    /// The texts of its own a search's words are looked for in (as the store derives its
+    /// search words: `store::derived`), beside where it is kept.
+    pub fn searched_texts(&self) -> impl Iterator<Item = &str> {
+        [
+            Some(self.title.as_str()),
+            self.desc.as_deref(),
+            self.cat.as_deref(),
+            self.place.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+    }
 }
 
 /// A checked report of a lost or found item, made only by [`NewItem::parse`].

@@ -22,7 +22,7 @@ use super::{
 use crate::{
     cache::Answer,
     domain::{
-        BestCursor, Cursor, Item, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, Sort,
+        BestCursor, Cursor, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, Sort,
         matching, parse_close_reason,
     },
     error::{AppError, Result},
@@ -125,52 +125,57 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
             HeaderValue::from_static("true"),
         ));
     }
-    let body = match (request.sort, &query) {
-        (Sort::Best, Some(query)) => {
+    let body = match (request.sort, &query, request.limit) {
+        (Sort::Best, Some(query), limit) => {
             let ranked = state.meanings.best_first(&state.store, &request.filter, query).await?;
-            let mut page: Vec<(Item, i64)> = search::after(ranked, request.after_best)
-                .take(request.limit.map_or(usize::MAX, |limit| limit as usize + 1))
+            // One more than asked: whether a next page exists.
+            let ranked = search::after(ranked, request.after_best)
+                .take(limit.map_or(usize::MAX, |limit| limit as usize + 1))
                 .collect();
-            if let Some(limit) = request.limit
-                && page.len() > limit as usize
-            {
-                page.truncate(limit as usize);
-                let (last, relevance) = &page[page.len() - 1];
-                let next = BestCursor {
+            let (page, next) = one_page(ranked, limit, |(item, relevance)| {
+                BestCursor {
                     relevance: *relevance,
-                    id: last.id,
-                };
-                response_headers.push((header::LINK, next_link(raw.as_deref(), &next.encode())));
-            }
+                    id: item.id,
+                }
+                .encode()
+            });
+            response_headers.extend(next.map(|next| (header::LINK, next_link(raw.as_deref(), &next))));
             let items = page.into_iter().map(|(item, _)| item).collect();
             let keep = Keep::new(version, kept_as, &response_headers, kept);
             stream_list(state, stream::iter([Ok(items)]), keys, keep)
         }
-        _ => match request.limit {
-            Some(limit) => {
-                // One more than asked: whether a next page exists.
-                let mut items = state
-                    .store
-                    .list_items(&request.filter, request.after, limit + 1)
-                    .await?;
-                if items.len() > limit as usize {
-                    items.truncate(limit as usize);
-                    let next = Cursor::after(&items[items.len() - 1]);
-                    response_headers.push((header::LINK, next_link(raw.as_deref(), &next.encode())));
-                }
-                let keep = Keep::new(version, kept_as, &response_headers, kept);
-                stream_list(state, stream::iter([Ok(items)]), keys, keep)
-            }
-            None => {
-                let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
-                let keep = Keep::new(version, kept_as, &response_headers, kept);
-                stream_list(state, batches, keys, keep)
-            }
-        },
+        (_, _, Some(limit)) => {
+            let items = state
+                .store
+                .list_items(&request.filter, request.after, limit + 1)
+                .await?;
+            let (items, next) = one_page(items, Some(limit), |item| Cursor::after(item).encode());
+            response_headers.extend(next.map(|next| (header::LINK, next_link(raw.as_deref(), &next))));
+            let keep = Keep::new(version, kept_as, &response_headers, kept);
+            stream_list(state, stream::iter([Ok(items)]), keys, keep)
+        }
+        (_, _, None) => {
+            let batches = state.store.stream_items(request.filter, request.after, LIST_BATCH);
+            let keep = Keep::new(version, kept_as, &response_headers, kept);
+            stream_list(state, batches, keys, keep)
+        }
     };
     let mut response = body.into_response();
     response.headers_mut().extend(response_headers);
     Ok(response)
+}
+
+/// A page of at most `limit` of `rows` (read one more than that: whether another follows),
+/// and the cursor after its last row when another follows.
+fn one_page<T>(mut rows: Vec<T>, limit: Option<u32>, cursor_after: impl Fn(&T) -> String) -> (Vec<T>, Option<String>) {
+    match limit {
+        Some(limit) if rows.len() > limit as usize => {
+            rows.truncate(limit as usize);
+            let next = rows.last().map(cursor_after);
+            (rows, next)
+        }
+        _ => (rows, None),
+    }
 }
 
 /// `</api/items?…&cursor=…>; rel="next"`: the same query, from cursor `next` on.

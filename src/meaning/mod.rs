@@ -90,14 +90,7 @@ impl Meanings {
     /// An item was created or its text changed: its words are known to searches at once, and
     /// it is to be encoded.
     pub fn item_changed(&self, item: &Item) {
-        let texts = [
-            Some(item.title.as_str()),
-            item.desc.as_deref(),
-            item.cat.as_deref(),
-            item.place.as_deref(),
-        ];
-        self.lexicon
-            .add_words(texts.into_iter().flatten().flat_map(folded_words));
+        self.lexicon.add_words(item.searched_texts().flat_map(folded_words));
         self.wanted.notify_one();
     }
 

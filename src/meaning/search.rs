@@ -112,13 +112,7 @@ impl Meanings {
                     (Some(ours), Some(theirs)) => ours.cosine(theirs).max(0.0),
                     _ => 0.0,
                 };
-                let text = [
-                    Some(item.title.as_str()),
-                    item.desc.as_deref(),
-                    item.cat.as_deref(),
-                    item.place.as_deref(),
-                ];
-                let theirs: Vec<String> = text.into_iter().flatten().flat_map(telling_words).collect();
+                let theirs: Vec<String> = item.searched_texts().flat_map(telling_words).collect();
                 let relevance = MEANING_WEIGHT * meaning + (1.0 - MEANING_WEIGHT) * coverage(&query.words, &theirs);
                 (item, (relevance * 1e6).round() as i64)
             })
