@@ -1,12 +1,13 @@
 //! Matching lost and found: which approved items of the other kind may be the same object as
 //! a given one, how likely, and why. The store narrows the candidates by place and time
-//! ([`candidates`]); [`rank`] weighs each by meaning, words, place, time and category and
-//! orders them; [`worth_telling`] picks the few an owner is told of.
+//! ([`candidates`]); [`rank`] weighs each by meaning, words, place, time, category and
+//! colour and orders them; [`worth_telling`] picks the few an owner is told of.
 
 use std::collections::HashMap;
 
 use super::{
     Item, ItemFilter, ItemId, ItemKind, ItemStatus, Meaning, Near,
+    colours::Colours,
     geo::distance_m,
     words::{overlap, shared, telling_words},
 };
@@ -22,24 +23,26 @@ pub const MAX_MATCHES: usize = 20;
 pub const MAX_CANDIDATES: u32 = 500;
 
 /// What each signal weighs in a score (they add up to 1). Meaning carries most: it is what
-/// finds other words, other languages and the owner's own way of putting it. Chosen on the
-/// project's evaluation set (docs/matching.md).
-const MEANING_WEIGHT: f64 = 0.6;
+/// finds other words, other languages and the owner's own way of putting it; colour tells
+/// apart what the encoder finds alike. Chosen on the project's evaluation set
+/// (docs/matching.md).
+const MEANING_WEIGHT: f64 = 0.46;
 const WORDS_WEIGHT: f64 = 0.12;
-const PLACE_WEIGHT: f64 = 0.14;
+const PLACE_WEIGHT: f64 = 0.15;
 const TIME_WEIGHT: f64 = 0.05;
-const CATEGORY_WEIGHT: f64 = 0.09;
+const CATEGORY_WEIGHT: f64 = 0.10;
+const COLOUR_WEIGHT: f64 = 0.12;
 /// Cosines the encoder gives unrelated reports (below) and the same object described twice
 /// (above): meaning counts from nothing to everything between them.
-const UNRELATED_COSINE: f64 = 0.2;
+const UNRELATED_COSINE: f64 = 0.1;
 const SAME_COSINE: f64 = 0.8;
 
 /// A score from which a match is likely the owner's: owners are told of it, and staff see
 /// it flagged in Review. Chosen on the evaluation sets (docs/matching.md).
-pub const LIKELY: f64 = 0.44;
+pub const LIKELY: f64 = 0.6;
 /// How far below the best likely match another may be and still be told of: a report that
 /// clearly matches one item is told of that one, not of its look-alikes.
-pub const TELL_MARGIN: f64 = 0.03;
+pub const TELL_MARGIN: f64 = 0.01;
 /// Matches told of at most for one report at one approval.
 pub const TELL_AT_MOST: usize = 3;
 
@@ -53,7 +56,8 @@ pub struct Match {
     pub why: Why,
 }
 
-/// What each signal added to a score (they add up to it), and the words the two share.
+/// What each signal added to a score (with the shared words' part, they add up to it), and
+/// the words the two share.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Why {
     pub meaning: f64,
@@ -61,9 +65,10 @@ pub struct Why {
     pub place: f64,
     pub time: f64,
     pub category: f64,
+    pub colour: f64,
 }
 
-/// An item as matching compares it: its telling words and, when it has one, its meaning.
+/// An item as matching compares it, with its meaning when it has one.
 struct Report<'a> {
     item: &'a Item,
     meaning: Option<&'a Meaning>,
@@ -112,11 +117,16 @@ fn words_of(item: &Item) -> Vec<String> {
         .collect()
 }
 
+fn colours_of(item: &Item) -> Colours {
+    Colours::of(std::iter::once(item.title.as_str()).chain(item.desc.as_deref()))
+}
+
 /// The candidates that match `report`, best first (then nearest, then newest), at most
 /// [`MAX_MATCHES`].
 fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Match> {
     let item = report.item;
     let words = words_of(item);
+    let colours = colours_of(item);
     let mut matches: Vec<Match> = candidates
         .into_iter()
         .filter(|(other, _)| other.id != item.id && other.created_by != item.created_by && other.is_open())
@@ -143,8 +153,10 @@ fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Ma
                 place: round(PLACE_WEIGHT * (1.0 - distance / allowed)),
                 time: round(TIME_WEIGHT * (1.0 - (apart_ms / WINDOW_MS as f64).min(1.0))),
                 category: round(CATEGORY_WEIGHT * categories_agree(item, &other)),
+                colour: round(COLOUR_WEIGHT * colours.agree(colours_of(&other))),
             };
-            let score = round(why.meaning + WORDS_WEIGHT * words_share + why.place + why.time + why.category);
+            let score =
+                round(why.meaning + WORDS_WEIGHT * words_share + why.place + why.time + why.category + why.colour);
             Some(Match {
                 item: other,
                 score: score.min(1.0),
@@ -305,7 +317,8 @@ mod tests {
         assert_eq!(matches.iter().map(|m| m.item.id.get()).collect::<Vec<_>>(), [2, 3]);
         let why = &matches[0].why;
         assert_eq!(why.category, 0.0);
-        assert!(why.meaning > 0.5, "{why:?}");
+        assert!(why.meaning > 0.4, "{why:?}");
+        assert_eq!(why.colour, COLOUR_WEIGHT, "black in both languages");
         assert!(matches[0].score >= LIKELY && matches[1].score < LIKELY, "{matches:?}");
         // The same match with the same category scores higher by the category's weight.
         let mut filed_alike = matches[0].item.clone();

@@ -3,6 +3,7 @@
 
 mod account;
 mod claim;
+pub mod colours;
 mod custody;
 mod fields;
 pub mod geo;

@@ -129,13 +129,16 @@ const PARTICLES: &[&str] = &[
     "로", "와", "과", "도", "만",
 ];
 
+/// The folded words of `text`, Korean composed again into syllables (folding decomposes
+/// them), so that particles and words within words are found by syllable.
+pub fn composed_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    folded_words(text).map(|word| word.nfc().collect::<String>())
+}
+
 /// The words of `text` that can tell one object from another: folded, without stop words
-/// and single letters. Korean is composed again into syllables (folding decomposes them),
-/// so that particles and words within words are found by syllable.
+/// and single letters.
 pub fn telling_words(text: &str) -> impl Iterator<Item = String> + '_ {
-    folded_words(text)
-        .map(|word| word.nfc().collect::<String>())
-        .filter(|word| word.chars().count() > 1 && !STOP_WORDS.contains(&word.as_str()))
+    composed_words(text).filter(|word| word.chars().count() > 1 && !STOP_WORDS.contains(&word.as_str()))
 }
 
 fn is_hangul(word: &str) -> bool {

@@ -97,8 +97,8 @@ pub struct MatchJson<'a> {
     pub why: WhyJson,
 }
 
-/// Why a match scored what it did: the parts of its score from meaning, place, time and
-/// category (the rest is from the shared words, listed).
+/// Why a match scored what it did: the parts of its score from meaning, place, time,
+/// category and colour (the rest is from the shared words, listed).
 #[derive(Serialize, ToSchema)]
 pub struct WhyJson {
     pub meaning: f64,
@@ -106,6 +106,7 @@ pub struct WhyJson {
     pub place: f64,
     pub time: f64,
     pub category: f64,
+    pub colour: f64,
 }
 
 impl From<&Why> for WhyJson {
@@ -116,6 +117,7 @@ impl From<&Why> for WhyJson {
             place: why.place,
             time: why.time,
             category: why.category,
+            colour: why.colour,
         }
     }
 }

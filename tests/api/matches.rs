@@ -100,7 +100,8 @@ async fn a_lost_item_is_matched_by_found_items_nearby_within_ninety_days_best_fi
     assert_eq!(matches[4]["likely"], false);
     let why = &matches[0]["why"];
     assert_eq!(why["words"], json!(["black", "wallet"]), "{why}");
-    assert_eq!(why["category"], 0.09, "{why}");
+    assert_eq!(why["category"], 0.1, "{why}");
+    assert_eq!(why["colour"], 0.12, "both black: {why}");
     assert!(why["meaning"].as_f64().unwrap() > 0.3, "{why}");
     assert!(
         why["place"].as_f64().unwrap() > 0.0 && why["time"].as_f64().unwrap() > 0.0,
