@@ -4,7 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Store, StoreError, with_pool};
+use super::{
+    Store, StoreError,
+    statement::{id_in, id_list},
+    with_pool,
+};
 use crate::domain::{ItemId, Meaning};
 
 /// An item whose meaning is still to be made from its text.
@@ -118,17 +122,17 @@ impl Store {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
-        let places: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
         let sql = format!(
-            "SELECT item_id, meaning FROM item_meanings WHERE model = $1 AND meaning IS NOT NULL AND item_id IN ({})",
-            places.join(", ")
+            "SELECT item_id, meaning FROM item_meanings WHERE model = $1 AND meaning IS NOT NULL AND {}",
+            id_in(&self.db, "item_id", "$2")
         );
+        let ids = id_list(&self.db, ids);
         let rows: Vec<(i64, Vec<u8>)> = with_pool!(self, read, |pool| {
-            let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone())).bind(model);
-            for id in ids {
-                query = query.bind(id.get());
-            }
-            query.fetch_all(pool).await
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(model)
+                .bind(&ids)
+                .fetch_all(pool)
+                .await
         })?;
         Ok(rows
             .into_iter()
