@@ -13,7 +13,9 @@ use tokio::sync::{Mutex, Notify, oneshot};
 
 use crate::helpers::TestApp;
 
-const WAIT: Duration = Duration::from_secs(10);
+/// How long an answer or an event may take. Generous: on CI's two cores, with another test's
+/// server encoding beside it, an acknowledgement once took more than 10 s.
+const WAIT: Duration = Duration::from_secs(30);
 
 pub use rust_socketio::TransportType as Transport;
 
