@@ -258,7 +258,10 @@ impl Store {
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options.pragma("query_only", "ON"))
+            // 16 MiB of pages each (SQLite's default is 2): a search reads hundreds of rows by
+            // id, and the pages they share stay in memory instead of being read again from the
+            // file (searches 12-35 % less CPU at 100,000 items, docs/performance.md).
+            .connect_with(options.pragma("query_only", "ON").pragma("cache_size", "-16384"))
             .await
             .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
         let writer = Writer::start(write, ACQUIRE_TIMEOUT)
