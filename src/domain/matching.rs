@@ -68,10 +68,81 @@ pub struct Why {
     pub colour: f64,
 }
 
-/// An item as matching compares it, with its meaning when it has one.
-struct Report<'a> {
+/// An item as matching compares it: its telling words, the colours it names and, when it has
+/// one, its meaning.
+pub struct Report<'a> {
     item: &'a Item,
+    words: Vec<String>,
+    colours: Colours,
     meaning: Option<&'a Meaning>,
+}
+
+/// How alike two reports are by each signal, each from 0 to 1 before it is weighed; `cosine`
+/// is their meanings' (when both have one), `distance` the meters between their centres.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Likeness {
+    pub cosine: Option<f64>,
+    pub words: f64,
+    pub place: f64,
+    pub time: f64,
+    pub category: f64,
+    pub colour: f64,
+    pub distance: f64,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(item: &'a Item, meaning: Option<&'a Meaning>) -> Self {
+        Self {
+            item,
+            words: telling_words(&item.title)
+                .chain(item.desc.as_deref().into_iter().flat_map(telling_words))
+                .collect(),
+            colours: Colours::of(std::iter::once(item.title.as_str()).chain(item.desc.as_deref())),
+            meaning,
+        }
+    }
+
+    /// How alike this report and `other` are; `None` when their circles are too far apart
+    /// to match.
+    pub fn likeness(&self, other: &Report<'_>) -> Option<Likeness> {
+        let (a, b) = (self.item, other.item);
+        let distance = distance_m((a.lat, a.lng), (b.lat, b.lng));
+        let allowed = a.radius + b.radius + MARGIN_M;
+        if distance > allowed {
+            return None;
+        }
+        let apart_ms = (a.created_at - b.created_at).unsigned_abs() as f64;
+        Some(Likeness {
+            cosine: self.meaning.zip(other.meaning).map(|(x, y)| x.cosine(y)),
+            words: overlap(&self.words, &other.words),
+            place: 1.0 - distance / allowed,
+            time: 1.0 - (apart_ms / WINDOW_MS as f64).min(1.0),
+            category: categories_agree(a, b),
+            colour: self.colours.agree(other.colours),
+            distance,
+        })
+    }
+}
+
+impl Likeness {
+    /// The score (0–1) and why, with `shared` the words the two share.
+    pub fn weighed(&self, shared: Vec<String>) -> (f64, Why) {
+        // Without a meaning on either side (text that says nothing, or not encoded yet), the
+        // words stand in for it.
+        let meaning = self.cosine.map_or(self.words, |cosine| {
+            ((cosine - UNRELATED_COSINE) / (SAME_COSINE - UNRELATED_COSINE)).clamp(0.0, 1.0)
+        });
+        let why = Why {
+            meaning: round(MEANING_WEIGHT * meaning),
+            words: shared,
+            place: round(PLACE_WEIGHT * self.place),
+            time: round(TIME_WEIGHT * self.time),
+            category: round(CATEGORY_WEIGHT * self.category),
+            colour: round(COLOUR_WEIGHT * self.colour),
+        };
+        let score = round(why.meaning + WORDS_WEIGHT * self.words + why.place + why.time + why.category + why.colour);
+        (score.min(1.0), why)
+    }
 }
 
 /// The items that may match `item`, as a list filter: approved, open (neither returned,
@@ -111,56 +182,25 @@ pub fn text_of_parts(title: &str, desc: Option<&str>) -> String {
     }
 }
 
-fn words_of(item: &Item) -> Vec<String> {
-    telling_words(&item.title)
-        .chain(item.desc.as_deref().into_iter().flat_map(telling_words))
-        .collect()
-}
-
-fn colours_of(item: &Item) -> Colours {
-    Colours::of(std::iter::once(item.title.as_str()).chain(item.desc.as_deref()))
-}
-
 /// The candidates that match `report`, best first (then nearest, then newest), at most
 /// [`MAX_MATCHES`].
 fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Match> {
     let item = report.item;
-    let words = words_of(item);
-    let colours = colours_of(item);
     let mut matches: Vec<Match> = candidates
         .into_iter()
         .filter(|(other, _)| other.id != item.id && other.created_by != item.created_by && other.is_open())
         .filter_map(|(other, meaning)| {
-            let distance = distance_m((item.lat, item.lng), (other.lat, other.lng));
-            let allowed = item.radius + other.radius + MARGIN_M;
-            if distance > allowed {
-                return None;
-            }
-            let theirs = words_of(&other);
-            let words_share = overlap(&words, &theirs);
-            // Without a meaning on either side (text that says nothing, or not encoded yet),
-            // the words stand in for it.
-            let meaning_share = match (report.meaning, &meaning) {
-                (Some(ours), Some(theirs)) => {
-                    ((ours.cosine(theirs) - UNRELATED_COSINE) / (SAME_COSINE - UNRELATED_COSINE)).clamp(0.0, 1.0)
-                }
-                _ => words_share,
+            let (likeness, shared) = {
+                let theirs = Report::new(&other, meaning.as_ref());
+                let likeness = report.likeness(&theirs)?;
+                let shared = shared(&report.words, &theirs.words);
+                (likeness, shared.into_iter().map(|(w, _)| w.to_owned()).collect())
             };
-            let apart_ms = (item.created_at - other.created_at).unsigned_abs() as f64;
-            let why = Why {
-                meaning: round(MEANING_WEIGHT * meaning_share),
-                words: shared(&words, &theirs).into_iter().map(|(w, _)| w.to_owned()).collect(),
-                place: round(PLACE_WEIGHT * (1.0 - distance / allowed)),
-                time: round(TIME_WEIGHT * (1.0 - (apart_ms / WINDOW_MS as f64).min(1.0))),
-                category: round(CATEGORY_WEIGHT * categories_agree(item, &other)),
-                colour: round(COLOUR_WEIGHT * colours.agree(colours_of(&other))),
-            };
-            let score =
-                round(why.meaning + WORDS_WEIGHT * words_share + why.place + why.time + why.category + why.colour);
+            let (score, why) = likeness.weighed(shared);
             Some(Match {
                 item: other,
-                score: score.min(1.0),
-                distance: distance.round(),
+                score,
+                distance: likeness.distance.round(),
                 why,
             })
         })
@@ -179,10 +219,7 @@ fn rank(report: &Report<'_>, candidates: Vec<(Item, Option<Meaning>)>) -> Vec<Ma
 /// one are ranked on their words).
 pub fn rank_known(item: &Item, candidates: Vec<Item>, mut known: HashMap<ItemId, Meaning>) -> Vec<Match> {
     let own = known.remove(&item.id);
-    let report = Report {
-        item,
-        meaning: own.as_ref(),
-    };
+    let report = Report::new(item, own.as_ref());
     let candidates = candidates
         .into_iter()
         .map(|other| {
@@ -281,10 +318,7 @@ mod tests {
         let lost = item(1, ItemKind::Lost, "Umbrella", None, 0.0, 50.0);
         let near = item(2, ItemKind::Found, "Umbrella", None, north(50.0 + 30.0 + 190.0), 30.0);
         let far = item(3, ItemKind::Found, "Umbrella", None, north(50.0 + 30.0 + 215.0), 30.0);
-        let report = Report {
-            item: &lost,
-            meaning: None,
-        };
+        let report = Report::new(&lost, None);
         let matches = rank(&report, vec![(near.clone(), None), (far, None)]);
         assert_eq!(matches.len(), 1);
         assert_eq!(matches[0].item.id, near.id);
@@ -306,10 +340,7 @@ mod tests {
         );
         // Something else of the owner's category, closer.
         let bottle = item(3, ItemKind::Found, "Water bottle", Some("other"), north(5.0), 10.0);
-        let report = Report {
-            item: &lost,
-            meaning: Some(&ours),
-        };
+        let report = Report::new(&lost, Some(&ours));
         let matches = rank(
             &report,
             vec![(wallet, Some(meaning(0.75))), (bottle, Some(meaning(0.15)))],
@@ -333,10 +364,7 @@ mod tests {
         lost.desc = Some("With a library card".into());
         let words = item(2, ItemKind::Found, "Wallet, black", None, north(150.0), 20.0);
         let close = item(3, ItemKind::Found, "Phone", None, north(5.0), 20.0);
-        let report = Report {
-            item: &lost,
-            meaning: None,
-        };
+        let report = Report::new(&lost, None);
         let matches = rank(&report, vec![(close, None), (words, Some(meaning(0.9)))]);
         assert_eq!(matches.iter().map(|m| m.item.id.get()).collect::<Vec<_>>(), [2, 3]);
         assert_eq!(matches[0].why.words, ["wallet", "black"]);
@@ -348,10 +376,7 @@ mod tests {
     fn owners_are_told_of_the_likely_few_best_first() {
         let lost = item(100, ItemKind::Lost, "Scarf", None, 0.0, 10.0);
         let ours = meaning(1.0);
-        let report = Report {
-            item: &lost,
-            meaning: Some(&ours),
-        };
+        let report = Report::new(&lost, Some(&ours));
         let shelf = |cosines: &[f32]| {
             let candidates = cosines
                 .iter()
@@ -380,10 +405,7 @@ mod tests {
         let many = (1..=30)
             .map(|id| (item(id, ItemKind::Found, "Scarf", None, 0.0, 10.0), None))
             .collect();
-        let report = Report {
-            item: &lost,
-            meaning: None,
-        };
+        let report = Report::new(&lost, None);
         assert_eq!(rank(&report, many).len(), MAX_MATCHES);
     }
 }
