@@ -53,8 +53,8 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/items.csv", get(export))
 }
 
-/// Every item the filters select (those of `GET /api/items`; `limit`, `cursor` and `fields`
-/// are ignored), newest first, one row each.
+/// Every item the filters select (those of `GET /api/items`, a search by meaning and
+/// forgiving words too; `limit`, `cursor` and `fields` are ignored), newest first, one row each.
 #[utoipa::path(get, path = "/api/items.csv", operation_id = "exportItems", tag = "items", security(("session" = [])),
     params(schemas::FilterQuery),
     responses(
@@ -69,6 +69,10 @@ async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery
     let mut request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
     if request.due {
         request.filter.due_at = Some(now_ms());
+    }
+    // A search finds what `GET /api/items?q=` finds (newest first here, as every export).
+    if let Some(q) = params.get("q").filter(|_| !request.filter.words.is_empty()) {
+        state.meanings.widen(&state.store, &mut request.filter, q).await?;
     }
     let header_row = stream::once(async { header_row() });
     let items = state

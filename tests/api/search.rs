@@ -73,6 +73,22 @@ async fn a_search_finds_what_the_words_mean_in_any_language_form_or_spelling() {
     // What it does not mean stays out.
     let titles = found(&client, "q=walet").await;
     assert!(!titles.contains(&"Grey scarf".to_owned()), "{titles:?}");
+    // Staff export what they searched: the same items, newest first.
+    for q in ["%EC%A7%80%EA%B0%91", "walet", "black%20wallet%20library"] {
+        let mut searched = found(&client, &format!("q={q}")).await;
+        let (status, _, csv) = client
+            .send_raw(client.request(Method::GET, &format!("/api/items.csv?q={q}")))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{csv}");
+        let mut exported: Vec<String> = csv::Reader::from_reader(csv.as_bytes())
+            .into_records()
+            .map(|row| row.unwrap()[3].to_owned())
+            .collect();
+        assert!(exported.contains(&"Black wallet".to_owned()), "q={q}: {exported:?}");
+        searched.sort();
+        exported.sort();
+        assert_eq!(exported, searched, "q={q}");
+    }
 }
 
 #[tokio::test]
