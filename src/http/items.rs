@@ -87,7 +87,12 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     let reader = Reader::of_request(&state, &headers, request.due || keys.asks_private()).await?;
     let keys = reader.keys(keys);
     request.filter.visible = reader.visible();
-    let kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
+    let mut kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
+    if params.get("q").is_some() {
+        // Read before the search, like the version: meanings and words arrive after their
+        // item's version, and a kept search must not outlive them.
+        kept_as.push_str(&format!("#{}", state.meanings.generation()));
+    }
     if request.due {
         reader.require_staff()?;
         request.filter.due_at = Some(now_ms());

@@ -30,6 +30,9 @@ pub struct Index {
 struct Inner {
     /// The last write sequence read.
     seq: i64,
+    /// How many times what the index holds changed: a search's answer is kept only as long as
+    /// this stays the same.
+    changes: u64,
     slot: HashMap<ItemId, usize>,
     ids: Vec<ItemId>,
     bits: Vec<Bits>,
@@ -96,6 +99,11 @@ impl Index {
         scored.into_iter().map(|(_, slot)| inner.ids[slot]).collect()
     }
 
+    /// Grows whenever what the index holds changes.
+    pub fn changes(&self) -> u64 {
+        self.read().changes
+    }
+
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
         self.inner.read().expect("the index is never left half-written")
     }
@@ -104,7 +112,13 @@ impl Index {
 impl Inner {
     fn put(&mut self, id: ItemId, meaning: Option<&Meaning>) {
         match (self.slot.get(&id).copied(), meaning) {
-            (Some(slot), Some(meaning)) => self.bits[slot] = bits_of(meaning),
+            (Some(slot), Some(meaning)) => {
+                let bits = bits_of(meaning);
+                if self.bits[slot] == bits {
+                    return;
+                }
+                self.bits[slot] = bits;
+            }
             (None, Some(meaning)) => {
                 self.slot.insert(id, self.ids.len());
                 self.ids.push(id);
@@ -119,8 +133,9 @@ impl Inner {
                     self.slot.insert(*moved, slot);
                 }
             }
-            (None, None) => {}
+            (None, None) => return,
         }
+        self.changes += 1;
     }
 }
 
@@ -147,7 +162,12 @@ mod tests {
         ]);
         let ids = |found: Vec<ItemId>| found.iter().map(|id| id.get()).collect::<Vec<_>>();
         assert_eq!(ids(index.closest(&query, 3)), [3, 2, 4]);
+        let changes = index.changes();
+        // The same again (a catch-up reads back what it read): nothing changed.
+        index.put(&[(1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))), (5, None)]);
+        assert_eq!(index.changes(), changes);
         index.put(&[(3, None), (2, Some(meaning(&[-1.0, -1.0, 1.0, -1.0])))]);
         assert_eq!(ids(index.closest(&query, 10)), [4, 2, 1]);
+        assert_eq!(index.changes(), changes + 2);
     }
 }

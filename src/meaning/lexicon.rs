@@ -71,6 +71,12 @@ impl Lexicon {
         words.for_each(|word| inner.add(&word));
     }
 
+    /// How many words it holds: it only grows, so a search's answer is kept only as long as
+    /// this stays the same.
+    pub fn word_count(&self) -> usize {
+        self.inner.read().expect("never left half-written").words.len()
+    }
+
     /// Whether a folded query word is only the start of the items' words ("librar", "umbr"):
     /// what someone types on the way to a word, whose meaning says nothing yet.
     pub fn is_fragment(&self, word: &str) -> bool {

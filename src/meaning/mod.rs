@@ -124,6 +124,12 @@ impl Meanings {
         Ok(meanings)
     }
 
+    /// Grows whenever what a search finds may change without an item changing: a meaning
+    /// arrived in the index, or a word in the lexicon. Part of a search's cache key.
+    pub fn generation(&self) -> u64 {
+        self.index.changes() + self.lexicon.word_count() as u64
+    }
+
     /// The meaning of one text, if it says something.
     pub async fn encode_one(&self, text: String) -> anyhow::Result<Option<Meaning>> {
         Ok(self.encode(vec![text]).await?.pop().flatten())
