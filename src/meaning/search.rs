@@ -3,6 +3,8 @@
 //! found too (the index's candidates, measured again on their stored meanings), and a search
 //! best first ranks what it found by both.
 
+use std::collections::HashMap;
+
 use super::Meanings;
 use crate::{
     domain::{
@@ -28,10 +30,12 @@ pub const RANKED_AT_MOST: u32 = 200;
 /// What meaning and words weigh in a search's relevance.
 const MEANING_WEIGHT: f64 = 0.5;
 
-/// What a search looks for, beside its filter: its telling words and its meaning.
+/// What a search looks for, beside its filter: its telling words and its meaning, with the
+/// cosines already measured (the index's candidates), which ranking need not read again.
 pub struct Query {
     words: Vec<String>,
     meaning: Option<Meaning>,
+    cosines: HashMap<ItemId, f64>,
 }
 
 impl Meanings {
@@ -53,6 +57,7 @@ impl Meanings {
         } else {
             self.encode_one(q.to_owned()).await?
         };
+        let mut measured = HashMap::new();
         if let Some(meaning) = &meaning {
             let candidates = self.index.closest(meaning, MEANING_CANDIDATES);
             let stored = store.meanings_of(self.model(), &candidates).await?;
@@ -66,15 +71,13 @@ impl Meanings {
             } else {
                 f64::INFINITY
             };
-            filter.or_ids = cosines
-                .into_iter()
-                .filter(|(_, c)| *c >= least)
-                .map(|(id, _)| id)
-                .collect();
+            filter.or_ids = cosines.iter().filter(|(_, c)| *c >= least).map(|(id, _)| *id).collect();
+            measured = cosines.into_iter().collect();
         }
         Ok(Query {
             words: telling_words(q).collect(),
             meaning,
+            cosines: measured,
         })
     }
 
@@ -100,16 +103,22 @@ impl Meanings {
                 }
             }
         }
-        let ids: Vec<_> = items.iter().map(|item| item.id).collect();
+        // The cosines not measured yet: the newest found by their words.
+        let unmeasured: Vec<_> = items
+            .iter()
+            .map(|item| item.id)
+            .filter(|id| !query.cosines.contains_key(id))
+            .collect();
         let meanings = match &query.meaning {
-            Some(_) => store.meanings_of(self.model(), &ids).await?,
+            Some(_) => store.meanings_of(self.model(), &unmeasured).await?,
             None => Default::default(),
         };
         let mut ranked: Vec<(Item, i64)> = items
             .into_iter()
             .map(|item| {
-                let meaning = match (&query.meaning, meanings.get(&item.id)) {
-                    (Some(ours), Some(theirs)) => ours.cosine(theirs).max(0.0),
+                let meaning = match (&query.meaning, query.cosines.get(&item.id), meanings.get(&item.id)) {
+                    (Some(_), Some(cosine), _) => cosine.max(0.0),
+                    (Some(ours), None, Some(theirs)) => ours.cosine(theirs).max(0.0),
                     _ => 0.0,
                 };
                 let theirs: Vec<String> = item.searched_texts().flat_map(telling_words).collect();
