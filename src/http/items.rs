@@ -88,7 +88,9 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     let keys = reader.keys(keys);
     request.filter.visible = reader.visible();
     let mut kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
-    if params.get("q").is_some() {
+    // A search by its words' forms and by meaning (a `q` with no words is no search).
+    let q = params.get("q").filter(|_| !request.filter.words.is_empty());
+    if q.is_some() {
         // Read before the search, like the version: meanings and words arrive after their
         // item's version, and a kept search must not outlive them.
         kept_as.push_str(&format!("#{}", state.meanings.generation()));
@@ -110,8 +112,7 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
     }
-    // A search: its words' forms and the items close to it in meaning.
-    let query = match params.get("q").filter(|_| !request.filter.words.is_empty()) {
+    let query = match q {
         Some(q) => Some(state.meanings.widen(&state.store, &mut request.filter, q).await?),
         None => None,
     };

@@ -64,6 +64,12 @@ impl Sql {
         format!("${}", self.args.len())
     }
 
+    /// A parameter for each of `ids`, as `$n, $m, …`. (Not one list parameter: beside other
+    /// conditions SQLite's planner would then walk another index, testing each of its rows.)
+    fn ids(&mut self, ids: &[ItemId]) -> String {
+        ids.iter().map(|id| self.param(id.get())).collect::<Vec<_>>().join(", ")
+    }
+
     /// Appends the order of lists, newest first, and at most `limit` rows.
     fn newest_first(&mut self, limit: i64) {
         let limit = self.param(limit);
@@ -89,8 +95,7 @@ impl Sql {
             });
         }
         if !filter.ids.is_empty() {
-            let ids: Vec<String> = filter.ids.iter().map(|id| self.param(id.get())).collect();
-            conditions.push(format!("id IN ({})", ids.join(", ")));
+            conditions.push(format!("id IN ({})", self.ids(&filter.ids)));
         }
         if let Some(user) = &filter.created_by {
             conditions.push(format!("created_by = {}", self.param(user.clone())));
@@ -124,8 +129,7 @@ impl Sql {
             conditions.push(if filter.or_ids.is_empty() {
                 words
             } else {
-                let ids: Vec<String> = filter.or_ids.iter().map(|id| self.param(id.get())).collect();
-                format!("({words} OR id IN ({}))", ids.join(", "))
+                format!("({words} OR id IN ({}))", self.ids(&filter.or_ids))
             });
         }
         if let Some(near) = filter.near {
