@@ -149,7 +149,15 @@ async function open({ base, browser }, path = "/", { size = "desktop", allowedEr
       page.errors.push(message.text());
     }
   });
-  page.on("request", (request) => page.requests.push(new URL(request.url())));
+  // Which load of the page each request was made in: leaving a page (a reload, a switch of
+  // language) cancels what it was still fetching, which is no error of the app.
+  let loads = 0;
+  const madeIn = new WeakMap();
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) loads += 1;
+    madeIn.set(request, loads);
+    page.requests.push(new URL(request.url()));
+  });
   page.on("response", (response) => {
     const url = new URL(response.url());
     const answer = `${response.status()} ${response.request().method()} ${url.pathname}`;
@@ -167,6 +175,7 @@ async function open({ base, browser }, path = "/", { size = "desktop", allowedEr
     // The Socket.IO client cancels its pending long-poll when it reconnects (after a login or
     // logout) before it has upgraded to WebSocket.
     if (isTile(base, url) || (url.pathname === "/socket.io/" && failure === "net::ERR_ABORTED")) return;
+    if (failure === "net::ERR_ABORTED" && madeIn.get(request) < loads) return;
     page.errors.push(`request failed (${failure}): ${request.method()} ${url.pathname}`);
   });
   await beforeLoad?.(page);
