@@ -14,7 +14,7 @@ use anyhow::{Context, anyhow, bail};
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::{ItemsCommand, UserCommand},
-    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password},
+    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password, access::Role},
     store::{AccountChange, ImportOutcome, ImportStep, Store},
     time::now_ms,
 };
@@ -35,10 +35,10 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
                 Email::parse(email)?;
             }
             let password = read_password(password_stdin, true)?;
-            let account = NewAccount::new(&id, &name, &password, admin, email.as_deref())?;
+            let role = Role::from_admin_flag(admin);
+            let account = NewAccount::new(&id, &name, &password, role, email.as_deref())?;
             let user = add_user(store, &Passwords::new().await?, &account).await?.user;
-            let role = if user.is_admin { "administrator" } else { "user" };
-            println!("added {role} '{}' ({}) to {database}", user.id, user.name);
+            println!("added {} '{}' ({}) to {database}", user.role.name(), user.id, user.name);
         }
         UserCommand::Passwd { id, password_stdin } => {
             if store.user(&id).await?.is_none() {
@@ -59,14 +59,9 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
         UserCommand::List => {
             let users = store.list_users().await?;
             println!("Accounts in {database}:");
-            println!("{:<24} {:<6} NAME", "ID", "ADMIN");
+            println!("{:<24} {:<13} NAME", "ID", "ROLE");
             for user in users {
-                println!(
-                    "{:<24} {:<6} {}",
-                    user.id,
-                    if user.is_admin { "yes" } else { "no" },
-                    user.name
-                );
+                println!("{:<24} {:<13} {}", user.id, user.role.name(), user.name);
             }
         }
         UserCommand::Unlock { id } => {

@@ -5,7 +5,10 @@ use std::{collections::BTreeMap, net::SocketAddr, path::PathBuf};
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::domain::{HoldPolicy, ItemStatus, User, Visibility};
+use crate::domain::{
+    HoldPolicy, ItemStatus, User, Visibility,
+    access::{self, Action},
+};
 
 #[derive(Debug, Parser)]
 #[command(name = "lostfound", version, about = "Lost-item reporting service")]
@@ -296,7 +299,7 @@ impl CustodyConfig {
         let everything = [ItemStatus::Pending, ItemStatus::Approved, ItemStatus::Rejected]
             .iter()
             .all(|state| self.public_states.contains(state));
-        if everything || viewer.is_some_and(|user| user.is_admin) {
+        if everything || access::viewer_may(viewer, Action::ReadAll) {
             return None;
         }
         Some(Visibility {

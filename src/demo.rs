@@ -9,16 +9,16 @@ use serde_json::json;
 
 use crate::{
     auth::{Passwords, add_user},
-    domain::{ItemKind, ItemPatch, ItemStatus, NewAccount, NewItem},
+    domain::{ItemKind, ItemPatch, ItemStatus, NewAccount, NewItem, access::Role},
     store::Store,
     time::now_ms,
 };
 
 /// (id, name, administrator, password)
-pub const DEMO_ACCOUNTS: [(&str, &str, bool, &str); 3] = [
-    ("admin", "Front Desk", true, "admin-demo-pass"),
-    ("alice", "Alice Student", false, "alice-demo-pass"),
-    ("bob", "Bob Visitor", false, "bob-demo-pass"),
+pub const DEMO_ACCOUNTS: [(&str, &str, Role, &str); 3] = [
+    ("admin", "Front Desk", Role::Administrator, "admin-demo-pass"),
+    ("alice", "Alice Student", Role::Member, "alice-demo-pass"),
+    ("bob", "Bob Visitor", Role::Member, "bob-demo-pass"),
 ];
 
 struct DemoItem {
@@ -150,8 +150,8 @@ pub async fn seed(store: &Store, passwords: &Passwords) -> anyhow::Result<bool> 
     if !store.is_empty().await? {
         return Ok(false);
     }
-    for (id, name, admin, password) in DEMO_ACCOUNTS {
-        add_user(store, passwords, &NewAccount::new(id, name, password, admin, None)?).await?;
+    for (id, name, role, password) in DEMO_ACCOUNTS {
+        add_user(store, passwords, &NewAccount::new(id, name, password, role, None)?).await?;
     }
     for (n, demo) in DEMO_ITEMS.iter().enumerate() {
         let (lat, lng, radius) = demo.place;

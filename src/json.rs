@@ -8,7 +8,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::{
-    domain::{Lang, Notification, User},
+    domain::{
+        Lang, Notification, User,
+        access::{self, Action},
+    },
     time::format_ms,
 };
 
@@ -62,8 +65,9 @@ impl<'a> NotificationJson<'a> {
 pub struct UserJson<'a> {
     id: &'a str,
     name: &'a str,
+    /// Whether they may review: the office's flag in the contract.
     #[serde(rename = "isAdmin")]
-    is_admin: bool,
+    reviewer: bool,
 }
 
 impl<'a> From<&'a User> for UserJson<'a> {
@@ -71,7 +75,7 @@ impl<'a> From<&'a User> for UserJson<'a> {
         Self {
             id: &user.id,
             name: &user.name,
-            is_admin: user.is_admin,
+            reviewer: access::may(user, Action::Review),
         }
     }
 }

@@ -101,9 +101,8 @@ async fn print_demo(app: &App) -> anyhow::Result<()> {
     let state = app.state();
     if demo::seed(&state.store, &state.passwords).await? {
         println!("Demo data loaded. Accounts (id / password):");
-        for (id, name, admin, password) in demo::DEMO_ACCOUNTS {
-            let role = if admin { "administrator" } else { "user" };
-            println!("  {id:<6} / {password:<16} {name} ({role})");
+        for (id, name, role, password) in demo::DEMO_ACCOUNTS {
+            println!("  {id:<6} / {password:<16} {name} ({})", role.name());
         }
     } else {
         println!("The database already has data; demo data not loaded.");

@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{DisplayName, Email, Fields, Lang, Password, User, UserId, ValidationError};
+use super::{
+    DisplayName, Email, Fields, Lang, Password, User, UserId, ValidationError,
+    access::{self, Action, Role},
+};
 
 /// An account with what only staff see: the email address, whether it is disabled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +25,7 @@ pub struct NewAccount {
     id: UserId,
     name: DisplayName,
     password: Password,
-    is_admin: bool,
+    role: Role,
     email: Option<Email>,
 }
 
@@ -37,24 +40,18 @@ impl NewAccount {
             required("id")?,
             required("name")?,
             required("password")?,
-            f.boolean("isAdmin")?.unwrap_or(false),
+            Role::from_admin_flag(f.boolean("isAdmin")?.unwrap_or(false)),
             f.string("email")?,
         )
     }
 
     /// An account from its parts, each checked (the command line's `user add`).
-    pub fn new(
-        id: &str,
-        name: &str,
-        password: &str,
-        is_admin: bool,
-        email: Option<&str>,
-    ) -> Result<Self, ValidationError> {
+    pub fn new(id: &str, name: &str, password: &str, role: Role, email: Option<&str>) -> Result<Self, ValidationError> {
         Ok(Self {
             id: UserId::parse(id)?,
             name: DisplayName::parse(name)?,
             password: Password::parse(password)?,
-            is_admin,
+            role,
             email: email.map(Email::parse).transpose()?,
         })
     }
@@ -71,8 +68,8 @@ impl NewAccount {
         &self.password
     }
 
-    pub fn is_admin(&self) -> bool {
-        self.is_admin
+    pub fn role(&self) -> Role {
+        self.role
     }
 
     pub fn email(&self) -> Option<&Email> {
@@ -87,7 +84,7 @@ pub struct ImportedAccount {
     id: UserId,
     name: DisplayName,
     email: Option<Email>,
-    is_admin: bool,
+    role: Role,
 }
 
 impl ImportedAccount {
@@ -95,16 +92,16 @@ impl ImportedAccount {
         let field = |n: usize| fields.get(n).map(|f| f.trim()).filter(|f| !f.is_empty());
         let required =
             |n: usize, key: &'static str| field(n).ok_or_else(|| ValidationError::new(key, format!("{key} missing")));
-        let is_admin = match field(3).map(str::to_ascii_lowercase).as_deref() {
-            None | Some("user") => false,
-            Some("admin") => true,
+        let role = match field(3).map(str::to_ascii_lowercase).as_deref() {
+            None | Some("user") => Role::Member,
+            Some("admin") => Role::Administrator,
             Some(_) => return Err(ValidationError::new("role", "role must be user or admin")),
         };
         Ok(Self {
             id: UserId::parse(required(0, "id")?)?,
             name: DisplayName::parse(required(1, "name")?)?,
             email: field(2).map(Email::parse).transpose()?,
-            is_admin,
+            role,
         })
     }
 
@@ -120,8 +117,8 @@ impl ImportedAccount {
         self.email.as_ref()
     }
 
-    pub fn is_admin(&self) -> bool {
-        self.is_admin
+    pub fn role(&self) -> Role {
+        self.role
     }
 }
 
@@ -129,7 +126,7 @@ impl ImportedAccount {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct AccountPatch {
     name: Option<DisplayName>,
-    is_admin: Option<bool>,
+    role: Option<Role>,
     /// `Some(None)` removes the address.
     email: Option<Option<Email>>,
     disabled: Option<bool>,
@@ -140,7 +137,7 @@ impl AccountPatch {
         let f = Fields(body);
         let patch = Self {
             name: f.string("name")?.map(DisplayName::parse).transpose()?,
-            is_admin: f.boolean("isAdmin")?,
+            role: f.boolean("isAdmin")?.map(Role::from_admin_flag),
             email: body.get("email").map(email_or_none).transpose()?,
             disabled: f.boolean("disabled")?,
         };
@@ -154,8 +151,8 @@ impl AccountPatch {
         self.name.as_ref()
     }
 
-    pub fn is_admin(&self) -> Option<bool> {
-        self.is_admin
+    pub fn role(&self) -> Option<Role> {
+        self.role
     }
 
     /// `None`: unchanged; `Some(None)`: removed.
@@ -167,10 +164,12 @@ impl AccountPatch {
         self.disabled
     }
 
-    /// Whether the change takes administration away from the account (so an administrator
-    /// cannot do it to their own, and lock everyone out).
+    /// Whether the change takes the management of accounts away from the account (so an
+    /// administrator cannot do it to their own, and lock everyone out).
     pub fn demotes_or_disables(&self) -> bool {
-        self.is_admin == Some(false) || self.disabled == Some(true)
+        self.role
+            .is_some_and(|role| !access::role_may(role, Action::ManageAccounts))
+            || self.disabled == Some(true)
     }
 }
 
@@ -320,11 +319,11 @@ mod tests {
     fn imported_rows() {
         let row = ImportedAccount::parse(&["ann", " Ann Example ", "ann@uni.example", "Admin"]).unwrap();
         assert_eq!(
-            (row.id().as_str(), row.name().as_str(), row.is_admin()),
-            ("ann", "Ann Example", true)
+            (row.id().as_str(), row.name().as_str(), row.role()),
+            ("ann", "Ann Example", Role::Administrator)
         );
         let bare = ImportedAccount::parse(&["bob", "Bob"]).unwrap();
-        assert_eq!((bare.email(), bare.is_admin()), (None, false));
+        assert_eq!((bare.email(), bare.role()), (None, Role::Member));
         for (bad, text) in [
             (&["", "Ann"][..], "id missing"),
             (&["ann"], "name missing"),
@@ -364,7 +363,7 @@ mod tests {
             json!({ "id": "ann", "name": "Ann", "password": "long enough" }),
         ))
         .unwrap();
-        assert!(!ok.is_admin() && ok.email().is_none());
+        assert_eq!((ok.role(), ok.email()), (Role::Member, None));
         for bad in [
             json!({ "name": "Ann", "password": "long enough" }),
             json!({ "id": "a b", "name": "Ann", "password": "long enough" }),

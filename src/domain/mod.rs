@@ -1,6 +1,7 @@
 //! The service's own types: what the store keeps (items, users, messages) and the checked
 //! inputs that change it. Every input is parsed into one of these before it reaches the store.
 
+pub mod access;
 mod account;
 mod claim;
 pub mod colours;

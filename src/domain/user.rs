@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Fields, ValidationError};
+use super::{Fields, ValidationError, access::Role};
 
 const MAX_ID: usize = 64;
 const MAX_NAME: usize = 100;
@@ -15,7 +15,7 @@ const MAX_PASSWORD: usize = 1_024;
 pub struct User {
     pub id: String,
     pub name: String,
-    pub is_admin: bool,
+    pub role: Role,
 }
 
 /// What a login sends: an id and a password, both non-empty strings. An id that breaks

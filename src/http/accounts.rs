@@ -10,7 +10,7 @@ use axum::{
 };
 
 use super::{
-    current_user::{Admin, SignedIn},
+    current_user::{ManageAccounts, May, SignedIn},
     extract::{ClientAddr, JsonObject},
     schemas,
     session::{admit, with_cookies},
@@ -55,7 +55,7 @@ impl From<AccountError> for AppError {
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
     ))]
-async fn list(State(state): State<AppState>, _: Admin) -> Result<Response> {
+async fn list(State(state): State<AppState>, _: May<ManageAccounts>) -> Result<Response> {
     let accounts = state.store.accounts().await?;
     Ok(Json(accounts.iter().map(AccountJson::from).collect::<Vec<_>>()).into_response())
 }
@@ -71,7 +71,7 @@ async fn list(State(state): State<AppState>, _: Admin) -> Result<Response> {
         (status = 409, description = "User already exists", body = schemas::ErrorBody),
         (status = 413, response = schemas::TooLarge),
     ))]
-async fn create(State(state): State<AppState>, _: Admin, body: JsonObject) -> Result<Response> {
+async fn create(State(state): State<AppState>, _: May<ManageAccounts>, body: JsonObject) -> Result<Response> {
     let account = add_user(&state.store, &state.passwords, &NewAccount::parse(&body.fields)?).await?;
     Ok(Json(AccountJson::from(&account)).into_response())
 }
@@ -91,7 +91,7 @@ async fn create(State(state): State<AppState>, _: Admin, body: JsonObject) -> Re
     ))]
 async fn update(
     State(state): State<AppState>,
-    Admin(session): Admin,
+    May(session, _): May<ManageAccounts>,
     Path(uid): Path<String>,
     body: JsonObject,
 ) -> Result<Response> {
@@ -122,7 +122,7 @@ async fn update(
     ))]
 async fn reset_password(
     State(state): State<AppState>,
-    _: Admin,
+    _: May<ManageAccounts>,
     Path(uid): Path<String>,
     body: JsonObject,
 ) -> Result<Json<OkJson>> {
@@ -140,7 +140,11 @@ async fn reset_password(
         (status = 403, response = schemas::AdminOnly),
         (status = 404, response = schemas::NoUser),
     ))]
-async fn unlock_account(State(state): State<AppState>, _: Admin, Path(uid): Path<String>) -> Result<Json<OkJson>> {
+async fn unlock_account(
+    State(state): State<AppState>,
+    _: May<ManageAccounts>,
+    Path(uid): Path<String>,
+) -> Result<Json<OkJson>> {
     state
         .store
         .account(&uid)

@@ -9,7 +9,7 @@ use axum::{
 };
 
 use super::{
-    current_user::{Admin, SignedIn},
+    current_user::{Decide, May, SignedIn},
     extract::{JsonObject, Params},
     reader::Reader,
     schemas,
@@ -17,7 +17,11 @@ use super::{
 };
 use crate::{
     auth::Session,
-    domain::{ClaimId, ClaimStatus, ItemId, parse_decision, parse_message},
+    domain::{
+        ClaimId, ClaimStatus, ItemId,
+        access::{self, Action},
+        parse_decision, parse_message,
+    },
     error::Result,
     state::AppState,
     store::ClaimFilter,
@@ -34,9 +38,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/claims/{cid}", patch(decide).delete(withdraw))
 }
 
-/// Administrators see every claim; anyone else only their own.
+/// Those who may read everything see every claim; anyone else only their own.
 fn claimant_filter(session: &Session) -> Option<&str> {
-    (!session.user.is_admin).then_some(session.user.id.as_str())
+    (!access::may(&session.user, Action::ReadAll)).then_some(session.user.id.as_str())
 }
 
 /// Claims a found item with a private message.
@@ -125,7 +129,7 @@ async fn list(
     ))]
 async fn decide(
     State(state): State<AppState>,
-    Admin(session): Admin,
+    May(session, _): May<Decide>,
     Path(cid): Path<String>,
     body: JsonObject,
 ) -> Result<Json<ClaimJson>> {

@@ -11,7 +11,12 @@ use axum::{
 };
 use futures_util::{StreamExt, stream};
 
-use super::{current_user::Admin, extract::Params, items::LIST_PARAMS, schemas};
+use super::{
+    current_user::{May, ReadAll},
+    extract::Params,
+    items::LIST_PARAMS,
+    schemas,
+};
 use crate::{
     domain::{Item, ListRequest},
     error::Result,
@@ -63,7 +68,7 @@ pub fn router() -> Router<AppState> {
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
     ))]
-async fn export(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery) -> Result<Response> {
+async fn export(State(state): State<AppState>, _: May<ReadAll>, RawQuery(raw): RawQuery) -> Result<Response> {
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     // Everything the filters select: paging and `fields` do not apply to a table.
     let mut request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;

@@ -12,7 +12,7 @@ use futures_util::stream;
 
 use super::{
     conditional::{etag, matches, not_modified},
-    current_user::{Admin, SignedIn},
+    current_user::{Dispose, May, ReadAll, Remove, Review, SignedIn},
     extract::{JsonObject, Params},
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
     reader::Reader,
@@ -23,6 +23,7 @@ use crate::{
     cache::Answer,
     domain::{
         BestCursor, Cursor, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, Sort,
+        access::{self, Action},
         matching, parse_close_reason,
     },
     error::{AppError, Result},
@@ -96,7 +97,7 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
         kept_as.push_str(&format!("#{}", state.meanings.generation()));
     }
     if request.due {
-        reader.require_staff()?;
+        reader.require_reads_all()?;
         request.filter.due_at = Some(now_ms());
     }
     // What is due changes with the time, not only with the items: never kept, and its ETag
@@ -291,7 +292,7 @@ async fn create(
     let reader = Reader::of(&state, Some(&session));
     let keys = reader.keys(Params::parse(raw.as_deref(), &["fields"])?.keys()?);
     // Checking a photo means decoding it and making its thumbnail.
-    let parse = if reader.is_staff() {
+    let parse = if access::may(&session.user, Action::TakeIn) {
         NewItem::parse_intake
     } else {
         NewItem::parse
@@ -316,7 +317,7 @@ async fn create(
     ))]
 async fn update(
     State(state): State<AppState>,
-    Admin(session): Admin,
+    May(session, _): May<Review>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     body: JsonObject,
@@ -339,7 +340,11 @@ async fn update(
 /// Deletes an item with its photo, thread and claims.
 #[utoipa::path(delete, path = "/api/items/{id}", operation_id = "deleteItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id")),
     responses((status = 200, description = "Deleted", body = OkJson), (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoItem)))]
-async fn remove(State(state): State<AppState>, Admin(session): Admin, Path(id): Path<String>) -> Result<Json<OkJson>> {
+async fn remove(
+    State(state): State<AppState>,
+    May(session, _): May<Remove>,
+    Path(id): Path<String>,
+) -> Result<Json<OkJson>> {
     let id = ItemId::parse(&id)?;
     if state.store.delete_item(id, &session.user.id, now_ms()).await? {
         Ok(Json(OkJson::DONE))
@@ -359,7 +364,7 @@ async fn remove(State(state): State<AppState>, Admin(session): Admin, Path(id): 
     ))]
 async fn dispose(
     State(state): State<AppState>,
-    Admin(session): Admin,
+    May(session, _): May<Dispose>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
     body: JsonObject,
@@ -414,7 +419,11 @@ async fn close(
         (status = 403, response = schemas::AdminOnly),
         (status = 404, description = "Item not found (and never changed)", body = schemas::ErrorBody),
     ))]
-async fn history(State(state): State<AppState>, _: Admin, Path(id): Path<String>) -> Result<Json<Vec<ChangeJson>>> {
+async fn history(
+    State(state): State<AppState>,
+    _: May<ReadAll>,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<ChangeJson>>> {
     let id = ItemId::parse(&id)?;
     let changes = state.store.item_changes(id).await?;
     if changes.is_empty() && state.store.item(id).await?.is_none() {

@@ -9,7 +9,10 @@ use axum::{
     routing::get,
 };
 
-use super::{current_user::Admin, schemas};
+use super::{
+    current_user::{May, TakeIn},
+    schemas,
+};
 use crate::{
     config::Config,
     domain::{ItemId, ItemNotFound, label},
@@ -38,7 +41,7 @@ pub fn router() -> Router<AppState> {
     ))]
 async fn item_label(
     State(state): State<AppState>,
-    _: Admin,
+    _: May<TakeIn>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response> {

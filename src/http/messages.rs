@@ -7,7 +7,11 @@ use axum::{
     routing::delete,
 };
 
-use super::{current_user::Admin, schemas, views::OkJson};
+use super::{
+    current_user::{May, Remove},
+    schemas,
+    views::OkJson,
+};
 use crate::{
     domain::MessageId,
     error::{AppError, Result},
@@ -28,7 +32,7 @@ pub fn router() -> Router<AppState> {
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 404, description = "Message not found", body = schemas::ErrorBody),
     ))]
-async fn remove(State(state): State<AppState>, _: Admin, Path(id): Path<String>) -> Result<Json<OkJson>> {
+async fn remove(State(state): State<AppState>, _: May<Remove>, Path(id): Path<String>) -> Result<Json<OkJson>> {
     let id = MessageId::parse(&id).ok_or(AppError::NotFound(NO_MESSAGE))?;
     match state.store.delete_message(id).await? {
         Some(_) => Ok(Json(OkJson::DONE)),

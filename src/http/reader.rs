@@ -6,14 +6,17 @@ use axum::http::HeaderMap;
 use super::fields::ItemKeys;
 use crate::{
     auth::Session,
-    domain::{Item, ItemNotFound, Visibility},
+    domain::{
+        Item, ItemNotFound, Visibility,
+        access::{self, Action},
+    },
     error::{AppError, Result},
     state::AppState,
 };
 
 pub struct Reader {
     signed_in: bool,
-    staff: bool,
+    reads_all: bool,
     /// `None`: everything.
     visible: Option<Visibility>,
 }
@@ -23,7 +26,7 @@ impl Reader {
         let user = session.map(|session| &session.user);
         Self {
             signed_in: user.is_some(),
-            staff: user.is_some_and(|user| user.is_admin),
+            reads_all: access::viewer_may(user, Action::ReadAll),
             visible: state.config.custody.visibility(user),
         }
     }
@@ -40,17 +43,13 @@ impl Reader {
         Ok(Self::of(state, session.as_ref()))
     }
 
-    /// Only staff, or 401 / 403.
-    pub fn require_staff(&self) -> Result<()> {
-        match (self.signed_in, self.staff) {
+    /// Only a reader who may read everything ([`Action::ReadAll`]), or 401 / 403.
+    pub fn require_reads_all(&self) -> Result<()> {
+        match (self.signed_in, self.reads_all) {
             (false, _) => Err(AppError::Unauthenticated("Login required")),
             (true, false) => Err(AppError::Forbidden),
             (true, true) => Ok(()),
         }
-    }
-
-    pub fn is_staff(&self) -> bool {
-        self.staff
     }
 
     /// What lists may show this reader.
@@ -60,7 +59,7 @@ impl Reader {
 
     /// The keys of those `?fields=` names that this reader may have.
     pub fn keys(&self, keys: ItemKeys) -> ItemKeys {
-        keys.for_viewer(self.staff)
+        keys.for_viewer(self.reads_all)
     }
 
     /// The item, if this reader may see it; as if there were none otherwise.
@@ -73,7 +72,7 @@ impl Reader {
     /// each user see other answers than visitors.
     pub fn kept_as(&self, answer: String) -> String {
         match &self.visible {
-            _ if self.staff => format!("staff:{answer}"),
+            _ if self.reads_all => format!("staff:{answer}"),
             Some(Visibility {
                 reporter: Some(user), ..
             }) => format!("user:{user}:{answer}"),

@@ -308,8 +308,9 @@ pub struct NewAccountBody {
     name: String,
     #[schema(min_length = 8, max_length = 1024)]
     password: String,
+    /// An administrator: runs the whole service.
     #[schema(rename = "isAdmin")]
-    is_admin: Option<bool>,
+    administrator: Option<bool>,
     #[schema(format = Email)]
     email: Option<String>,
 }
@@ -319,8 +320,9 @@ pub struct NewAccountBody {
 pub struct AccountPatchBody {
     #[schema(min_length = 1, max_length = 100)]
     name: Option<String>,
+    /// An administrator: runs the whole service.
     #[schema(rename = "isAdmin")]
-    is_admin: Option<bool>,
+    administrator: Option<bool>,
     /// `null` removes it.
     #[schema(format = Email)]
     email: Option<Option<String>>,

@@ -8,7 +8,10 @@ use axum::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{current_user::Admin, extract::Params};
+use super::{
+    current_user::{May, ReadAll},
+    extract::Params,
+};
 use crate::{
     domain::{DisposalMethod, Stats, StatsWindow},
     error::Result,
@@ -129,7 +132,7 @@ impl StatsJson {
         (status = 400, description = "Invalid since, Invalid until, Invalid query string", body = super::schemas::ErrorBody),
         (status = 401, response = super::schemas::LoginRequired), (status = 403, response = super::schemas::AdminOnly),
     ))]
-async fn stats(State(state): State<AppState>, _: Admin, RawQuery(raw): RawQuery) -> Result<Json<StatsJson>> {
+async fn stats(State(state): State<AppState>, _: May<ReadAll>, RawQuery(raw): RawQuery) -> Result<Json<StatsJson>> {
     let params = Params::parse(raw.as_deref(), &["since", "until"])?;
     let window = StatsWindow::parse(|name| params.get(name))?;
     let stats = state.store.stats(window).await?;

@@ -25,7 +25,11 @@ use super::{
 };
 use crate::{
     causes::describe,
-    domain::{ChatInput, ItemId, ItemNotFound, ThreadInput, ThreadRef, ValidationError, check_join_payload},
+    domain::{
+        ChatInput, ItemId, ItemNotFound, ThreadInput, ThreadRef, ValidationError,
+        access::{self, Action},
+        check_join_payload,
+    },
     error::AppError,
     state::AppState,
     store::StoreError,
@@ -97,7 +101,7 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
         // A logged-in client's notifications come to it through its user's room, on any node.
         if let Some(sender) = &connection.sender {
             socket.join(user_room(&sender.user.id));
-            if sender.user.is_admin {
+            if access::may(&sender.user, Action::Review) {
                 socket.join(STAFF_ROOM);
             }
         }
@@ -303,7 +307,7 @@ async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str) -> Result<(), Even
         .connection
         .sender
         .as_deref()
-        .is_some_and(|sender| sender.user.is_admin)
+        .is_some_and(|sender| access::may(&sender.user, Action::SpeakAsStaff))
     {
         return Ok(());
     }

@@ -12,6 +12,7 @@ use socketioxide::{SocketIo, adapter::Adapter};
 use super::connect::{Connection, STAFF_ROOM, Sender, SessionSockets, user_room};
 use crate::{
     causes::describe,
+    domain::access::{self, Action},
     state::AppState,
     store::{Store, StoreError},
     time::now_ms,
@@ -83,7 +84,7 @@ pub(super) async fn as_the_account_is_now<A: Adapter>(
     if user == sender.user {
         return Ok(connection.clone());
     }
-    if user.is_admin {
+    if access::may(&user, Action::Review) {
         socket.join(STAFF_ROOM);
     } else {
         socket.leave(STAFF_ROOM);

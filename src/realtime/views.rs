@@ -76,7 +76,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::domain::{MessageId, User};
+    use crate::domain::{MessageId, User, access::Role};
 
     fn message(n: usize, text: &str) -> Message {
         Message {
@@ -110,7 +110,7 @@ mod tests {
         signed.sender = Some(User {
             id: "desk".into(),
             name: "Front Desk".into(),
-            is_admin: true,
+            role: Role::Administrator,
         });
         assert_eq!(
             serde_json::to_value(MessageJson::new(&signed, false)).unwrap(),

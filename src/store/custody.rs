@@ -9,7 +9,9 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, User, matching,
+    ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, User,
+    access::{self, Action},
+    matching,
 };
 
 /// The item's reporter and title, whether it is a found item, whether it is open and whether
@@ -63,7 +65,7 @@ impl Store {
     ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
         let leaving = Leaving::Closed {
             reason,
-            staff: by.is_admin,
+            staff: access::may(by, Action::Review),
         };
         self.leave_custody(id, leaving, &by.id, now).await
     }

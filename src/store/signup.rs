@@ -162,7 +162,7 @@ impl Store {
         let row = NewUserRow {
             id: account.id().as_str(),
             name: account.name().as_str(),
-            is_admin: account.is_admin(),
+            is_admin: account.role().admin_flag(),
             email,
             password_hash: NO_PASSWORD,
             verified: true,

@@ -7,7 +7,7 @@ use super::{
     users::{NO_PASSWORD, NewUserRow, UserRow},
     with_pool,
 };
-use crate::domain::{Email, SsoIdentity, User};
+use crate::domain::{Email, SsoIdentity, User, access::Role};
 
 /// How long a login may take at the provider.
 pub const LOGIN_LIFETIME_MS: i64 = 10 * 60 * 1000;
@@ -86,7 +86,7 @@ async fn sso_sign_in(tx: &mut impl Tx, identity: &SsoIdentity, now: i64) -> sqlx
                 &[user.id.as_str().into(), admin.into()],
             )
             .await?;
-            user.is_admin = admin;
+            user.role = Role::from_admin_flag(admin);
         }
         tx.run(
             "UPDATE users SET email = COALESCE(email, $2) WHERE id = $1",

@@ -8,7 +8,7 @@ use super::{
     with_pool,
 };
 use crate::{
-    domain::{Account, AccountPatch, Email, Lang, NewAccount, User},
+    domain::{Account, AccountPatch, Email, Lang, NewAccount, User, access::Role},
     time::now_ms,
 };
 
@@ -25,7 +25,7 @@ impl From<UserRow> for User {
         Self {
             id: row.id,
             name: row.name,
-            is_admin: row.is_admin,
+            role: Role::from_admin_flag(row.is_admin),
         }
     }
 }
@@ -229,7 +229,7 @@ impl Store {
         let row = NewUserRow {
             id: account.id().as_str(),
             name: account.name().as_str(),
-            is_admin: account.is_admin(),
+            is_admin: account.role().admin_flag(),
             email: account.email().map(Email::as_str),
             password_hash,
             // Staff vouch for the addresses they enter.
@@ -265,7 +265,7 @@ impl Store {
             let row: Option<AccountRow> = sqlx::query_as(UPDATE_ACCOUNT)
                 .bind(id)
                 .bind(patch.name().map(|name| name.as_str()))
-                .bind(patch.is_admin())
+                .bind(patch.role().map(Role::admin_flag))
                 .bind(email.is_some())
                 .bind(email.flatten())
                 .bind(patch.disabled())

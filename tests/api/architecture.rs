@@ -394,3 +394,46 @@ fn the_scanner_leaves_out_comments_and_strings_and_expands_use_trees() {
         ["super::a::B", "super::a::c", "super::d", "crate::z::w"]
     );
 }
+
+/// What deciding a permission looks like in code, with spaces taken out: a role compared or
+/// matched, or the administrator's flag read.
+const ROLE_TESTS: [&str; 10] = [
+    ".role==",
+    ".role!=",
+    "==Role::",
+    "!=Role::",
+    "==Some(Role::",
+    "!=Some(Role::",
+    "Role::Member=>",
+    "Role::Administrator=>",
+    ".role,Role::",
+    "letRole::",
+];
+
+#[test]
+fn only_the_access_module_decides_permissions() {
+    let sources = Sources::read();
+    let access = ["domain".to_owned(), "access".to_owned()];
+    let mut deciding = Vec::new();
+    for (module, code) in &sources.modules {
+        if module[..] == access {
+            continue;
+        }
+        let compact: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        for test in ROLE_TESTS.iter().filter(|test| compact.contains(*test)) {
+            deciding.push(format!("{} tests a role: `{test}`", module.join("::")));
+        }
+        // The accounts table's column is the store's to turn into a `Role`.
+        let reads_flag = code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == "is_admin");
+        if reads_flag && module.first().map(String::as_str) != Some("store") {
+            deciding.push(format!("{} reads `is_admin`", module.join("::")));
+        }
+    }
+    assert!(
+        deciding.is_empty(),
+        "permissions are decided by `domain::access::may` alone:\n{}",
+        deciding.join("\n")
+    );
+}

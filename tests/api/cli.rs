@@ -114,9 +114,9 @@ async fn accounts_made_on_the_command_line_log_in() {
     )
     .await;
     let alice_row = listed(&db, "alice").await.expect("alice listed");
-    assert!(alice_row.contains(&"no".to_owned()) && alice_row.join(" ").contains("Alice Student"));
+    assert!(alice_row.contains(&"member".to_owned()) && alice_row.join(" ").contains("Alice Student"));
     let boss_row = listed(&db, "boss").await.expect("boss listed");
-    assert!(boss_row.contains(&"yes".to_owned()) && boss_row.join(" ").contains("Front Desk"));
+    assert!(boss_row.contains(&"administrator".to_owned()) && boss_row.join(" ").contains("Front Desk"));
 
     // Stored as Argon2id hashes only.
     let hashes = db.sql("SELECT password_hash FROM users ORDER BY id").await;

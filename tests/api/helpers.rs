@@ -10,7 +10,7 @@ use lostfound::{
     App,
     auth::{Passwords, add_user},
     config::{Config, Mode},
-    domain::{NewAccount, Password},
+    domain::{NewAccount, Password, access::Role},
     mail::Progress,
     store::{Count, Store},
 };
@@ -378,7 +378,7 @@ impl Drop for TestApp {
 
 /// Creates an account through the store, as the command line does.
 pub async fn create_account(store: &Store, passwords: &Passwords, id: &str, name: &str, admin: bool, password: &str) {
-    let account = NewAccount::new(id, name, password, admin, None).unwrap();
+    let account = NewAccount::new(id, name, password, Role::from_admin_flag(admin), None).unwrap();
     add_user(store, passwords, &account).await.unwrap();
 }
 
