@@ -7,10 +7,9 @@ use super::User;
 /// What an account is to the service, one word for each everywhere in the code. (The
 /// contract's `isAdmin` and the accounts table's `is_admin` column are the administrator's
 /// flag: [`Role::from_admin_flag`], [`Role::admin_flag`].)
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     /// Reports what they lost or found, claims, chats.
-    #[default]
     Member,
     /// Runs the whole service: accounts, settings, every item and message.
     Administrator,
