@@ -13,9 +13,9 @@ use anyhow::{Context, anyhow, bail};
 
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
-    config::{ItemsCommand, UserCommand},
-    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password, access::Role},
-    store::{AccountChange, ImportOutcome, ImportStep, Store},
+    config::{ItemsCommand, SiteCommand, UserCommand},
+    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password, SiteFields, access::Role},
+    store::{AccountChange, ImportOutcome, ImportStep, SiteRefusal, Store},
     time::now_ms,
 };
 use lines::Lines;
@@ -248,6 +248,47 @@ fn imported_item(line: &str, now: i64) -> Result<ImportedItem, String> {
 }
 
 /// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.
+pub async fn site(store: &Store, command: SiteCommand) -> anyhow::Result<()> {
+    let database = store.name();
+    match command {
+        SiteCommand::Add {
+            name,
+            place,
+            lat,
+            lng,
+            hours,
+            contact,
+            collect,
+        } => {
+            let fields = SiteFields::new(
+                &name,
+                place.as_deref(),
+                lat.zip(lng),
+                hours.as_deref(),
+                contact.as_deref(),
+                collect.as_deref(),
+            )?;
+            match store.add_site(&fields.to_new_site(), now_ms()).await? {
+                Ok(site) => println!("added site {} '{}' to {database}", site.id, site.name),
+                Err(_) => bail!("a site in {database} is named '{name}' already"),
+            }
+        }
+        SiteCommand::List => {
+            println!("Sites in {database}:");
+            println!("{:<4} {:<32} PLACE", "ID", "NAME");
+            for site in store.sites().await? {
+                println!("{:<4} {:<32} {}", site.id, site.name, site.place.unwrap_or_default());
+            }
+        }
+        SiteCommand::Remove { id } => match store.remove_site(id).await? {
+            Ok(()) => println!("removed site {id} from {database}"),
+            Err(SiteRefusal::HoldsItems) => bail!("site {id} holds items: move them to another site first"),
+            Err(_) => bail!("no site {id} in {database}"),
+        },
+    }
+    Ok(())
+}
+
 pub async fn backup(store: &Store, file: &Path) -> anyhow::Result<()> {
     store.backup_to(file).await?;
     println!("backed up {} to {}", store.name(), file.display());

@@ -27,6 +27,8 @@ pub enum Command {
     Backup(BackupArgs),
     /// Manage items from the command line.
     Items(ItemsArgs),
+    /// Manage the sites (desks) that keep items.
+    Site(SiteArgs),
 }
 
 /// Where the data lives; shared by every command.
@@ -480,6 +482,43 @@ pub struct ItemsArgs {
 
     #[command(subcommand)]
     pub command: ItemsCommand,
+}
+
+#[derive(Debug, Args)]
+pub struct SiteArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    #[command(subcommand)]
+    pub command: SiteCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SiteCommand {
+    /// Add a site.
+    Add {
+        name: String,
+        /// Where it is, in words people can read.
+        #[arg(long)]
+        place: Option<String>,
+        /// Its point on the map (with --lng): new reports go to the nearest site.
+        #[arg(long, requires = "lng", allow_negative_numbers = true)]
+        lat: Option<f64>,
+        #[arg(long, requires = "lat", allow_negative_numbers = true)]
+        lng: Option<f64>,
+        /// When it is open.
+        #[arg(long)]
+        hours: Option<String>,
+        #[arg(long)]
+        contact: Option<String>,
+        /// How to collect an item: what ID to bring.
+        #[arg(long)]
+        collect: Option<String>,
+    },
+    /// List the sites.
+    List,
+    /// Remove a site that holds no items.
+    Remove { id: i64 },
 }
 
 #[derive(Debug, Subcommand)]

@@ -80,6 +80,15 @@ impl App {
         if converted > 0 {
             tracing::info!(items = converted, "converted items stored by an earlier release");
         }
+        let strays = store.give_strays_sites().await?;
+        if strays > 0 {
+            tracing::info!(items = strays, "gave items reported by an older node the nearest site");
+        }
+        if let Some(office) = &config.office
+            && store.fill_upgraded_site(office, time::now_ms()).await?
+        {
+            tracing::info!("the site made by the upgrade to sites tells how to collect as LOSTFOUND_OFFICE does");
+        }
         let (redis, redis_health) = match &config.redis_url {
             Some(url) => {
                 let (adapter, health) = redis::connect(url).await?;

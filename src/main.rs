@@ -47,6 +47,12 @@ async fn main() -> ExitCode {
             })
             .await
         }
+        Command::Site(args) => {
+            on_store(&args.database.url, Create::Never, async |store| {
+                lostfound::cli::site(store, args.command).await
+            })
+            .await
+        }
         Command::Items(args) => {
             on_store(&args.database.url, Create::IfMissing, async |store| {
                 lostfound::cli::items(store, args.command).await

@@ -53,6 +53,8 @@ pub enum Action {
     SpeakAsStaff,
     /// Accounts: list, create, change, unlock, remove.
     ManageAccounts,
+    /// Sites: add, change, remove.
+    ManageSites,
 }
 
 /// Whether `user` may do `action`.
@@ -78,7 +80,7 @@ pub fn viewer_may(viewer: Option<&User>, action: Action) -> bool {
 mod tests {
     use super::*;
 
-    const ACTIONS: [Action; 8] = [
+    const ACTIONS: [Action; 9] = [
         Action::ReadAll,
         Action::Review,
         Action::TakeIn,
@@ -87,6 +89,7 @@ mod tests {
         Action::Remove,
         Action::SpeakAsStaff,
         Action::ManageAccounts,
+        Action::ManageSites,
     ];
 
     fn user(role: Role) -> User {

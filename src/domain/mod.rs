@@ -19,6 +19,7 @@ mod photo;
 mod phrases;
 pub mod search;
 mod signup;
+mod site;
 mod sso;
 mod stats;
 mod user;
@@ -47,6 +48,7 @@ pub use notification::{
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use phrases::{Lang, Phrase, say};
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
+pub use site::{Site, SiteFields};
 pub use sso::{SsoClaims, SsoIdentity};
 pub use stats::{Stats, StatsWindow};
 pub use user::{Credentials, DisplayName, Email, Password, User, UserId};

@@ -68,4 +68,13 @@ macro_rules! permissions {
     };
 }
 
-permissions!(ReadAll, Review, TakeIn, Decide, Dispose, Remove, ManageAccounts);
+permissions!(
+    ReadAll,
+    Review,
+    TakeIn,
+    Decide,
+    Dispose,
+    Remove,
+    ManageAccounts,
+    ManageSites
+);

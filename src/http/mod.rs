@@ -22,6 +22,7 @@ mod reader;
 mod schemas;
 mod session;
 mod signup;
+mod sites;
 mod sso;
 mod stats;
 mod views;
@@ -64,6 +65,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(stats::router())
         .merge(signup::router())
         .merge(messages::router())
+        .merge(sites::router())
         .merge(sso::router());
     // Merged, not nested under `/api`: `nest` wraps every route in a layer that rewrites the
     // request's URI without the prefix, on every request.

@@ -315,6 +315,27 @@ pub struct NewAccountBody {
     email: Option<String>,
 }
 
+/// A site's fields: `name` is required for a new one; in a change, only what is sent changes
+/// and `null` clears a field. `lat` and `lng` go together.
+#[derive(ToSchema)]
+pub struct SiteBody {
+    #[schema(min_length = 1, max_length = 100)]
+    name: Option<String>,
+    #[schema(max_length = 200)]
+    place: Option<String>,
+    #[schema(minimum = -90, maximum = 90)]
+    lat: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
+    lng: Option<f64>,
+    #[schema(max_length = 200)]
+    hours: Option<String>,
+    #[schema(max_length = 200)]
+    contact: Option<String>,
+    /// How to collect an item: what ID to bring.
+    #[schema(max_length = 500)]
+    collect: Option<String>,
+}
+
 /// At least one of these.
 #[derive(ToSchema)]
 pub struct AccountPatchBody {

@@ -107,12 +107,16 @@ pub(super) const NEXT_VERSION: &str =
     "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
 /// The version of every list (`list_version`); on SQLite the writer reads it at each commit.
 pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
+/// A new item goes to the nearest site (the largest dot product of the two points as unit
+/// vectors), or the first when no site has a point.
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
      created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
-     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at) \
+     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
-     $20, $21, $22, $23, $24, $11) RETURNING ",
+     $20, $21, $22, $23, $24, $11, \
+     (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)) \
+     RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";

@@ -20,6 +20,7 @@ mod notifications;
 mod outbox;
 mod sessions;
 mod signup;
+mod sites;
 mod sso;
 mod statement;
 mod stats;
@@ -54,6 +55,7 @@ pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
+pub use sites::SiteRefusal;
 pub use sso::SsoOutcome;
 pub use users::{AccountChange, LoginRecord, NO_PASSWORD, PasswordSet};
 

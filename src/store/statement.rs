@@ -60,6 +60,12 @@ impl From<f64> for Arg<'_> {
     }
 }
 
+impl From<Option<f64>> for Arg<'_> {
+    fn from(value: Option<f64>) -> Self {
+        Self::Real(value)
+    }
+}
+
 impl From<bool> for Arg<'_> {
     fn from(value: bool) -> Self {
         Self::Bool(Some(value))

@@ -175,3 +175,34 @@ async fn an_earlier_releases_photos_move_out_byte_for_byte_with_thumbnails() {
     assert_eq!(again.as_array().unwrap(), list);
     assert_eq!(app.db.count("photos").await, 3);
 }
+
+#[tokio::test]
+async fn an_earlier_release_upgrades_to_one_site_holding_every_item_that_tells_how_to_collect() {
+    const OFFICE: &str = "Student Union, room 12, Mon-Fri 9-17; bring your student card";
+    let db = TestDb::new().await;
+    make_legacy_database(&db).await;
+    let app = TestApp::start_with(db, |config| config.office = Some(OFFICE.into())).await;
+    let (_, sites) = app.client().get("/api/sites").await;
+    assert_eq!(
+        sites,
+        json!([{ "id": 1, "name": "Lost and found office", "place": null, "lat": null, "lng": null,
+            "hours": null, "contact": null, "collect": OFFICE }])
+    );
+    assert_eq!(app.db.count("items WHERE site_id = 1").await, legacy_items().len());
+    assert_eq!(app.db.count("items WHERE site_id IS NULL").await, 0);
+
+    // Once: what an administrator writes there later stays, whatever the office says.
+    let office = app.logged_in("office", true).await;
+    let (status, _) = office.patch("/api/sites/1", json!({ "collect": "Any photo ID" })).await;
+    assert_eq!(status, StatusCode::OK);
+    let app = app
+        .restart_with(|config| config.office = Some("Elsewhere".into()))
+        .await;
+    let (_, sites) = app.client().get("/api/sites").await;
+    assert_eq!(sites[0]["collect"], "Any photo ID");
+
+    // An item an older node reported meanwhile, without a site, gets one at the next start.
+    app.db.sql("UPDATE items SET site_id = NULL WHERE id = 2").await;
+    let app = app.restart().await;
+    assert_eq!(app.db.count("items WHERE site_id = 1").await, legacy_items().len());
+}

@@ -39,6 +39,7 @@ mod search;
 mod session;
 mod signup;
 mod sio;
+mod sites;
 mod smoke;
 mod smtp_sink;
 mod sso;
