@@ -103,6 +103,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         hold_until: None,
         disposal: None,
         closed_at: None,
+        site_id: Some(1),
         version: 0,
     })
 }

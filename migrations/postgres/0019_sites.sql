@@ -22,4 +22,4 @@ ALTER TABLE sites ALTER COLUMN id RESTART WITH 2;
 
 ALTER TABLE items ADD COLUMN site_id BIGINT REFERENCES sites (id);
 UPDATE items SET site_id = 1;
-CREATE INDEX items_by_site ON items (site_id, status, id);
+CREATE INDEX items_by_site ON items (site_id, status, created_at DESC, id DESC);

@@ -21,4 +21,4 @@ INSERT INTO sites (id, name, created_at) VALUES (1, 'Lost and found office', 0);
 
 ALTER TABLE items ADD COLUMN site_id INTEGER REFERENCES sites (id);
 UPDATE items SET site_id = 1;
-CREATE INDEX items_by_site ON items (site_id, status, id);
+CREATE INDEX items_by_site ON items (site_id, status, created_at DESC, id DESC);

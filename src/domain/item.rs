@@ -189,6 +189,9 @@ pub struct Item {
     pub closed_at: Option<i64>,
     /// Grows with every change of the item; with the id it names one state of it.
     pub version: i64,
+    /// The site that holds it (`None` only for an item a node of the previous release
+    /// reported during a rolling upgrade, until the next start gives it one).
+    pub site_id: Option<i64>,
 }
 
 impl Item {

@@ -37,6 +37,8 @@ pub struct ItemFilter {
     pub until: Option<i64>,
     /// Only the items one user reported.
     pub created_by: Option<String>,
+    /// Only the items one site holds.
+    pub site: Option<i64>,
     /// Only these items (empty: any).
     pub ids: Vec<ItemId>,
     /// Not the items one user reported (a user's own reports never match each other).
@@ -231,6 +233,10 @@ impl ListRequest {
                     .transpose()
                     .map_err(invalid("until", "Invalid until"))?,
                 created_by: given("createdBy").map(str::to_owned),
+                site: given("site")
+                    .map(|v| v.parse().ok().filter(|id| *id > 0).ok_or(()))
+                    .transpose()
+                    .map_err(invalid("site", "Invalid site"))?,
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
                 open: given("open")
                     .map(|v| parse_flag("open", v))

@@ -284,6 +284,7 @@ mod tests {
             hold_until: None,
             disposal: None,
             closed_at: None,
+            site_id: Some(1),
             version: 0,
         }
     }

@@ -30,6 +30,7 @@ pub enum ItemKey {
     DisposedAt,
     Disposal,
     ClosedAt,
+    SiteId,
 }
 
 impl ItemKey {
@@ -49,7 +50,7 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 10] = [
+    const EXTENSIONS: [Self; 11] = [
         Self::Kind,
         Self::PhotoUrl,
         Self::ThumbUrl,
@@ -60,6 +61,7 @@ impl ItemKey {
         Self::DisposedAt,
         Self::Disposal,
         Self::ClosedAt,
+        Self::SiteId,
     ];
 
     /// Every key `fields` may name: the contract's, then the extension fields.
@@ -91,6 +93,7 @@ impl ItemKey {
             Self::DisposedAt => "disposedAt",
             Self::Disposal => "disposal",
             Self::ClosedAt => "closedAt",
+            Self::SiteId => "siteId",
         }
     }
 }

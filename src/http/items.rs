@@ -40,7 +40,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The photo of an item not everyone may read: the browser keeps it, no shared cache does.
 const PRIVATE: &str = "private, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-pub(super) const LIST_PARAMS: [&str; 16] = [
+pub(super) const LIST_PARAMS: [&str; 17] = [
     "status",
     "sort",
     "limit",
@@ -54,6 +54,7 @@ pub(super) const LIST_PARAMS: [&str; 16] = [
     "until",
     "fields",
     "createdBy",
+    "site",
     "ids",
     "open",
     "due",

@@ -137,6 +137,9 @@ pub struct Item {
     /// When its reporter or staff closed the report.
     #[schema(rename = "closedAt", format = DateTime)]
     closed_at: Option<Option<String>>,
+    /// The site that holds it (see `GET /api/sites`).
+    #[schema(rename = "siteId")]
+    site_id: Option<Option<i64>>,
 }
 
 #[derive(ToSchema)]
@@ -397,6 +400,9 @@ pub struct FilterQuery {
     /// One reporter's user id.
     #[param(rename = "createdBy")]
     created_by: Option<String>,
+    /// Only the items one site holds (its id).
+    #[param(minimum = 1)]
+    site: Option<i64>,
     /// Only these items: 1–200 ids, comma-separated.
     #[param(pattern = r"^[1-9][0-9]{0,17}(,[1-9][0-9]{0,17}){0,199}$")]
     ids: Option<String>,

@@ -162,6 +162,7 @@ impl Serialize for ItemJson<'_> {
                 ItemKey::DisposedAt => map.serialize_entry(name, &item.disposal.as_ref().map(|d| format_ms(d.at))),
                 ItemKey::Disposal => map.serialize_entry(name, &item.disposal.as_ref().map(DisposalJson::from)),
                 ItemKey::ClosedAt => map.serialize_entry(name, &item.closed_at.map(format_ms)),
+                ItemKey::SiteId => map.serialize_entry(name, &item.site_id),
             }?;
         }
         map.end()
@@ -365,6 +366,7 @@ mod tests {
             disposal: None,
             closed_at: None,
             version: 3,
+            site_id: Some(1),
         }
     }
 

@@ -41,6 +41,7 @@ pub(super) struct ItemRow {
     disposal_note: Option<String>,
     closed_at: Option<i64>,
     version: i64,
+    site_id: Option<i64>,
 }
 
 impl ItemRow {
@@ -63,6 +64,7 @@ impl ItemRow {
                     note: row.disposal_note,
                 }),
             closed_at: row.closed_at,
+            site_id: row.site_id,
             id: row.id,
             title: row.title,
             desc: row.descr,
@@ -97,7 +99,7 @@ macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
          created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
-         disposal_note, closed_at, version"
+         disposal_note, closed_at, version, site_id"
     };
 }
 pub(super) use item_columns;

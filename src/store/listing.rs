@@ -97,6 +97,9 @@ impl Sql {
         if !filter.ids.is_empty() {
             conditions.push(format!("id IN ({})", self.ids(&filter.ids)));
         }
+        if let Some(site) = filter.site {
+            conditions.push(format!("site_id = {}", self.param(site)));
+        }
         if let Some(user) = &filter.created_by {
             conditions.push(format!("created_by = {}", self.param(user.clone())));
         }

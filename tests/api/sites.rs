@@ -232,3 +232,56 @@ async fn sites_on_the_command_line() {
     let (ok, out) = site_command(&db, &["remove", "2"]).await;
     assert!(!ok && out.contains("no site 2"), "{out}");
 }
+
+#[tokio::test]
+async fn lists_say_and_filter_by_the_site_that_holds_each_item() {
+    let app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let member = app.logged_in("ann", false).await;
+    let (_, gym) = office
+        .post(
+            "/api/sites",
+            json!({ "name": "Sports centre", "lat": GYM.0, "lng": GYM.1 }),
+        )
+        .await;
+    let gym = gym["id"].as_i64().unwrap();
+    let (_, library) = office
+        .post(
+            "/api/sites",
+            json!({ "name": "Library desk", "lat": LIBRARY.0, "lng": LIBRARY.1 }),
+        )
+        .await;
+    let library = library["id"].as_i64().unwrap();
+    for (title, (lat, lng)) in [("Towel", GYM), ("Scarf", LIBRARY), ("Racket", GYM)] {
+        let item = member
+            .create_item(json!({ "title": title, "lat": lat, "lng": lng }))
+            .await;
+        office
+            .patch(&format!("/api/items/{}", item["id"]), json!({ "status": "approved" }))
+            .await;
+    }
+    let (status, at_gym) = app
+        .client()
+        .get(&format!("/api/items?site={gym}&fields=title,siteId"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        at_gym,
+        json!([{ "title": "Racket", "siteId": gym }, { "title": "Towel", "siteId": gym }])
+    );
+    let (_, at_library) = app
+        .client()
+        .get(&format!("/api/items?site={library}&fields=title"))
+        .await;
+    assert_eq!(at_library, json!([{ "title": "Scarf" }]));
+    // The contract's answer has no site.
+    let (_, plain) = app.client().get(&format!("/api/items?site={library}")).await;
+    assert_eq!(plain[0].as_object().unwrap().len(), 12);
+    for bad in ["0", "-1", "gym"] {
+        assert_error(
+            &app.client().get(&format!("/api/items?site={bad}")).await,
+            StatusCode::BAD_REQUEST,
+            "Invalid site",
+        );
+    }
+}
