@@ -38,8 +38,13 @@ let shown = null;
 async function main() {
   // The language first: every screen is built in it.
   await loadLanguage();
-  const [config, access, me] = await Promise.all([api("GET", "/config.json"), api("GET", "/api/config"), whoIsIn()]);
-  Object.assign(state, { config, access, user: me.user });
+  const [config, access, me, sites] = await Promise.all([
+    api("GET", "/config.json"),
+    api("GET", "/api/config"),
+    whoIsIn(),
+    api("GET", "/api/sites"),
+  ]);
+  Object.assign(state, { config, access, user: me.user, sites });
   header = new Header();
   dialog = new ItemDialog(state);
   const login = new LoginPanel(state, (user) => {

@@ -9,6 +9,7 @@ import { CARD_FIELDS, itemCard } from "./cards.js";
 import { addCategoryOptions } from "./categories.js";
 import { ITEMS_CHANGED } from "./custody.js";
 import { debounce } from "./debounce.js";
+import { h } from "./dom.js";
 import { currentPosition } from "./geolocation.js";
 import { formatDistance, t } from "./i18n.js";
 import { L, createMap } from "./map.js";
@@ -36,6 +37,10 @@ export class Browse {
       onPage: (items, first) => this.showOnMap(items, first),
     });
     addCategoryOptions(this.form.elements.cat);
+    // A service with one desk has nothing to choose between.
+    const sites = state.sites ?? [];
+    this.form.querySelector(".site-filter").hidden = sites.length < 2;
+    this.form.elements.site.append(...sites.map((site) => h("option", { value: site.id }, site.name)));
     // The distances "near me" offers, as the language writes them.
     for (const option of this.form.elements.within.options) option.textContent = formatDistance(Number(option.value));
     const typed = debounce(() => this.search(), TYPING_PAUSE_MS);
@@ -87,6 +92,7 @@ export class Browse {
       // Without words the list is newest first anyway: only a search is ordered.
       sort: q ? f.sort.value : "",
       cat: f.cat.value,
+      site: f.site.value,
       kind: f.kind.value,
       status: f.status.value,
       since: since && !Number.isNaN(since.getTime()) ? since.toISOString() : "",

@@ -23,7 +23,7 @@ import { socket } from "./socket.js";
 
 const FIELDS = [
   "id", "title", "desc", "cat", "kind", "place", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
-  "photoUrl", ...OUTCOME_FIELDS,
+  "photoUrl", "siteId", ...OUTCOME_FIELDS,
 ].join(",");
 /** What staff see besides: who handed a found item in, and how long it is kept. */
 const STAFF_FIELDS = `${FIELDS},finder,holdUntil`;
@@ -97,6 +97,17 @@ export class ItemDialog {
     this.dialog.close();
   }
 
+  /** The desk that holds a found item, where it is, when it is open and what to bring;
+   *  `null` for a lost report, or when the service has one desk and says nothing of it. */
+  siteField(item) {
+    const sites = this.state.sites ?? [];
+    const site = sites.find((s) => s.id === item.siteId);
+    if (item.kind !== "found" || !site) return null;
+    const details = [site.place, site.hours, site.collect].filter(Boolean);
+    if (sites.length < 2 && details.length === 0) return null;
+    return [t("item.site"), [site.name, ...details].join(" · ")];
+  }
+
   /** Shows item `id` (again, after a change); the router calls it for `#/items/ID`. */
   async show(id) {
     const staff = Boolean(this.state.user?.isAdmin);
@@ -128,6 +139,7 @@ export class ItemDialog {
       open ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
       [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
       [t("item.where"), whereWords(item)],
+      this.siteField(item),
       item.returnedAt ? [t("outcome.returned"), formatTime(item.returnedAt)] : null,
       item.disposedAt ? [t("item.disposedOf"), disposalWords(item)] : null,
       item.closedAt ? [t("outcome.closed"), formatTime(item.closedAt)] : null,

@@ -105,8 +105,8 @@ fn version(files: impl IntoIterator<Item = (String, [u8; 32])>) -> String {
     hex(&digest.finalize()[..8])
 }
 
-/// The addresses of the app shell: the page, its public settings (the map's, and the API's
-/// ways in, the same for everyone), the manifest, the app's own files (not their compressed
+/// The addresses of the app shell: the page, its public settings (the map's, the API's ways
+/// in and the desks, the same for everyone), the manifest, the app's own files (not their compressed
 /// copies) and the libraries it starts with.
 fn shell() -> Vec<String> {
     let originals = |paths: Vec<String>| -> Vec<String> {
@@ -118,9 +118,15 @@ fn shell() -> Vec<String> {
     };
     let app = originals(AppFiles::iter().map(|p| p.into_owned()).collect());
     let libraries = originals(LibraryFiles::iter().map(|p| p.into_owned()).collect());
-    let mut shell: Vec<String> = ["/", "/config.json", "/api/config", "/manifest.webmanifest"]
-        .map(String::from)
-        .to_vec();
+    let mut shell: Vec<String> = [
+        "/",
+        "/config.json",
+        "/api/config",
+        "/api/sites",
+        "/manifest.webmanifest",
+    ]
+    .map(String::from)
+    .to_vec();
     shell.extend(
         app.iter()
             .filter(|path| !APP_FILES_APART.contains(&path.as_str()))
@@ -202,6 +208,7 @@ mod tests {
             "/",
             "/config.json",
             "/api/config",
+            "/api/sites",
             "/manifest.webmanifest",
             "/assets/app.js",
             "/assets/install.js",
@@ -221,12 +228,10 @@ mod tests {
         ] {
             assert!(!shell.iter().any(|url| url == left_out), "{left_out} is in the shell");
         }
-        // Of the API only the public settings: nothing about a user.
-        assert!(
-            !shell
-                .iter()
-                .any(|url| (url.starts_with("/api") && url != "/api/config") || url.starts_with("/socket.io"))
-        );
+        // Of the API only the public settings and desks: nothing about a user.
+        assert!(!shell.iter().any(|url| (url.starts_with("/api")
+            && !["/api/config", "/api/sites"].contains(&url.as_str()))
+            || url.starts_with("/socket.io")));
     }
 
     #[test]
