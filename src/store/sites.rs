@@ -49,7 +49,7 @@ const SELECT_SITE: &str = "SELECT id, name, place, lat, lng, hours, contact, col
 const NAME_TAKEN: &str = "SELECT EXISTS (SELECT 1 FROM sites WHERE lower(name) = lower($1) AND id <> $2)";
 const INSERT_SITE: &str = "INSERT INTO sites (name, place, lat, lng, geo_x, geo_y, geo_z, hours, contact, collect, \
      created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-     RETURNING id, name, place, lat, lng, hours, contact, collect";
+     ON CONFLICT DO NOTHING RETURNING id, name, place, lat, lng, hours, contact, collect";
 const UPDATE_SITE: &str = "UPDATE sites SET name = $2, place = $3, lat = $4, lng = $5, geo_x = $6, geo_y = $7, \
      geo_z = $8, hours = $9, contact = $10, collect = $11 WHERE id = $1 \
      RETURNING id, name, place, lat, lng, hours, contact, collect";
@@ -92,27 +92,24 @@ impl Store {
         Ok(row.map(Site::from))
     }
 
-    /// Stores a new site (its `id` is ignored); refused when its name is taken.
+    /// Stores a new site (its `id` is ignored); refused when its name is taken (the unique
+    /// index decides, so two at once cannot both have it).
     pub async fn add_site(&self, site: &Site, now: i64) -> Result<Result<Site, SiteRefusal>, StoreError> {
-        with_pool!(self, write, |pool| {
-            let taken: (bool,) = pool.row(NAME_TAKEN, &[site.name.as_str().into(), 0i64.into()]).await?;
-            if taken.0 {
-                return Ok(Err(SiteRefusal::NameTaken));
-            }
-            let mut args = site_args(site).to_vec();
-            args.push(now.into());
-            let row: SiteRow = pool.row(INSERT_SITE, &args).await?;
-            Ok(Ok(Site::from(row)))
-        })
+        let mut args = site_args(site).to_vec();
+        args.push(now.into());
+        let row: Option<SiteRow> = self.write_optional(INSERT_SITE, &args).await?;
+        Ok(row.map(Site::from).ok_or(SiteRefusal::NameTaken))
     }
 
-    /// Changes site `id` to `change(site)`, read and written in one transaction.
+    /// Changes site `id` to `change(site)`, read and written in one transaction; refused when
+    /// the new name is another site's (found first, or by the unique index when two changes
+    /// race on PostgreSQL).
     pub async fn change_site(
         &self,
         id: i64,
         change: impl Fn(&Site) -> Site + Send + Sync,
     ) -> Result<Result<Site, SiteRefusal>, StoreError> {
-        with_pool!(self, write, |pool| {
+        let changed = with_pool!(self, write, |pool| {
             let Some(old) = pool.rows::<SiteRow>(SELECT_SITE, &[id.into()]).await?.pop() else {
                 return Ok(Err(SiteRefusal::NotFound));
             };
@@ -125,7 +122,11 @@ impl Store {
             args.extend(site_args(&site));
             let row: SiteRow = pool.row(UPDATE_SITE, &args).await?;
             Ok(Ok(Site::from(row)))
-        })
+        });
+        match changed {
+            Err(StoreError::Conflict(_)) => Ok(Err(SiteRefusal::NameTaken)),
+            changed => changed,
+        }
     }
 
     /// Removes site `id`, unless it holds items.

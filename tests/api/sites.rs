@@ -112,6 +112,13 @@ async fn administrators_keep_the_sites_and_everyone_reads_them() {
     // An empty site goes; one that holds an item stays.
     let (_, gym) = office.post("/api/sites", gym).await;
     let gym_id = gym["id"].as_i64().unwrap();
+    assert_error(
+        &office
+            .patch(&format!("/api/sites/{id}"), json!({ "name": "SPORTS centre" }))
+            .await,
+        StatusCode::CONFLICT,
+        "A site has that name",
+    );
     let bottle = member
         .create_item(json!({ "title": "Water bottle", "lat": GYM.0 + 0.0001, "lng": GYM.1, "kind": "found" }))
         .await;
