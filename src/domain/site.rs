@@ -122,11 +122,6 @@ impl SiteFields {
         })
     }
 
-    /// The name, when it is set or changed.
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
     /// `site` with these fields applied.
     pub fn applied_to(&self, site: &Site) -> Site {
         let or =
