@@ -247,7 +247,7 @@ fn imported_item(line: &str, now: i64) -> Result<ImportedItem, String> {
     }
 }
 
-/// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.
+/// `lostfound site add|list|remove`.
 pub async fn site(store: &Store, command: SiteCommand) -> anyhow::Result<()> {
     let database = store.name();
     match command {
@@ -289,6 +289,7 @@ pub async fn site(store: &Store, command: SiteCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `lostfound backup FILE`: a snapshot of the database, taken while the server runs.
 pub async fn backup(store: &Store, file: &Path) -> anyhow::Result<()> {
     store.backup_to(file).await?;
     println!("backed up {} to {}", store.name(), file.display());

@@ -44,15 +44,26 @@ pub enum SiteRefusal {
     HoldsItems,
 }
 
-const LIST_SITES: &str = "SELECT id, name, place, lat, lng, hours, contact, collect FROM sites ORDER BY id";
-const SELECT_SITE: &str = "SELECT id, name, place, lat, lng, hours, contact, collect FROM sites WHERE id = $1";
+/// The columns a [`SiteRow`] reads.
+macro_rules! site_columns {
+    () => {
+        "id, name, place, lat, lng, hours, contact, collect"
+    };
+}
+
+const LIST_SITES: &str = concat!("SELECT ", site_columns!(), " FROM sites ORDER BY id");
+const SELECT_SITE: &str = concat!("SELECT ", site_columns!(), " FROM sites WHERE id = $1");
 const NAME_TAKEN: &str = "SELECT EXISTS (SELECT 1 FROM sites WHERE lower(name) = lower($1) AND id <> $2)";
-const INSERT_SITE: &str = "INSERT INTO sites (name, place, lat, lng, geo_x, geo_y, geo_z, hours, contact, collect, \
-     created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-     ON CONFLICT DO NOTHING RETURNING id, name, place, lat, lng, hours, contact, collect";
-const UPDATE_SITE: &str = "UPDATE sites SET name = $2, place = $3, lat = $4, lng = $5, geo_x = $6, geo_y = $7, \
-     geo_z = $8, hours = $9, contact = $10, collect = $11 WHERE id = $1 \
-     RETURNING id, name, place, lat, lng, hours, contact, collect";
+const INSERT_SITE: &str = concat!(
+    "INSERT INTO sites (name, place, lat, lng, geo_x, geo_y, geo_z, hours, contact, collect, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING ",
+    site_columns!()
+);
+const UPDATE_SITE: &str = concat!(
+    "UPDATE sites SET name = $2, place = $3, lat = $4, lng = $5, geo_x = $6, geo_y = $7, geo_z = $8, \
+     hours = $9, contact = $10, collect = $11 WHERE id = $1 RETURNING ",
+    site_columns!()
+);
 const HOLDS_ITEMS: &str = "SELECT EXISTS (SELECT 1 FROM items WHERE site_id = $1)";
 const DELETE_SITE: &str = "DELETE FROM sites WHERE id = $1";
 /// Items an older node reported during a rolling upgrade, without a site.
@@ -147,6 +158,11 @@ impl Store {
     /// the nearest site with a point, or the first; how many. As `items::INSERT_ITEM` does,
     /// which SQLite cannot do in one `UPDATE` (a subquery's `ORDER BY` cannot see the row).
     pub async fn give_strays_sites(&self) -> Result<usize, StoreError> {
+        // Read first: a start with none (every start but a rolling upgrade's) writes nothing.
+        let any: Vec<(i64, f64, f64)> = self.read_rows(STRAYS, &[]).await?;
+        if any.is_empty() {
+            return Ok(0);
+        }
         with_pool!(self, write, |pool| {
             let strays: Vec<(i64, f64, f64)> = pool.rows(STRAYS, &[]).await?;
             let sites: Vec<(i64, Option<f64>, Option<f64>)> = pool.rows(SITE_POINTS, &[]).await?;
