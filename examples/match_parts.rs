@@ -104,6 +104,8 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         disposal: None,
         closed_at: None,
         site_id: Some(1),
+        bin_id: None,
+        transit_to: None,
         version: 0,
     })
 }

@@ -14,7 +14,7 @@ use anyhow::{Context, anyhow, bail};
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::{ItemsCommand, SiteCommand, UserCommand},
-    domain::{Email, ImportedAccount, ImportedItem, NewAccount, Password, SiteFields, access::Role},
+    domain::{AccountPatch, Email, ImportedAccount, ImportedItem, NewAccount, Password, SiteFields, access::Role},
     store::{AccountChange, ImportOutcome, ImportStep, SiteRefusal, Store},
     time::now_ms,
 };
@@ -59,11 +59,36 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
         UserCommand::List => {
             let users = store.list_users().await?;
             println!("Accounts in {database}:");
-            println!("{:<24} {:<13} NAME", "ID", "ROLE");
+            println!("{:<24} {:<13} {:<12} NAME", "ID", "ROLE", "SITES");
             for user in users {
-                println!("{:<24} {:<13} {}", user.id, user.role.name(), user.name);
+                let sites: Vec<String> = user.sites.iter().map(i64::to_string).collect();
+                println!(
+                    "{:<24} {:<13} {:<12} {}",
+                    user.id,
+                    user.role.name(),
+                    sites.join(","),
+                    user.name
+                );
             }
         }
+        UserCommand::Sites { id, sites } => match store.update_account(&id, &AccountPatch::sites_only(sites)).await? {
+            AccountChange::Done(account) if account.user.sites.is_empty() => {
+                println!("'{}' in {database} works at no site", account.user.id);
+            }
+            AccountChange::Done(account) => {
+                let sites: Vec<String> = account.user.sites.iter().map(i64::to_string).collect();
+                let user = &account.user;
+                println!(
+                    "'{}' ({}) in {database} works at sites {}",
+                    user.id,
+                    user.role.name(),
+                    sites.join(", ")
+                );
+            }
+            AccountChange::NotFound => bail!("no user '{id}' in {database}"),
+            AccountChange::UnknownSite => bail!("no such site in {database}: see lostfound site list"),
+            AccountChange::LastAdmin => unreachable!("sites change no administrator"),
+        },
         UserCommand::Unlock { id } => {
             if store.user(&id).await?.is_none() {
                 bail!("no user '{id}' in {database}");
@@ -77,6 +102,7 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             AccountChange::LastAdmin => {
                 bail!("'{id}' is the last active administrator of {database}: make another one first")
             }
+            AccountChange::UnknownSite => unreachable!("removing names no site"),
         },
     }
     Ok(())

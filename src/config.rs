@@ -567,6 +567,10 @@ pub enum UserCommand {
     },
     /// List all accounts.
     List,
+    /// Set the sites an account works at (their ids, as `lostfound site list` shows them):
+    /// staff review, take in, decide, dispose of and transfer those sites' items. None makes
+    /// it a member again.
+    Sites { id: String, sites: Vec<i64> },
     /// Forget the failed logins counted against an account, from every address.
     Unlock { id: String },
     /// Delete an account and end its sessions.

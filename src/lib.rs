@@ -27,6 +27,7 @@ pub mod server;
 pub mod state;
 pub mod store;
 pub mod time;
+pub mod usecases;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 

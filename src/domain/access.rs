@@ -1,6 +1,7 @@
 //! Who may do what: the one place that decides, for HTTP and real-time alike. Handlers,
-//! events and the store ask [`may`] with the acting user and an [`Action`]; nothing else looks
-//! at a user's [`Role`] to grant or refuse (`tests/api/architecture.rs` keeps it so).
+//! events and the store ask [`may`] (somewhere) or [`may_at`] (at an item's site) with the
+//! acting user and an [`Action`]; nothing else looks at a user's [`Role`] or sites to grant or
+//! refuse (`tests/api/architecture.rs` keeps it so).
 
 use super::User;
 
@@ -11,13 +12,26 @@ use super::User;
 pub enum Role {
     /// Reports what they lost or found, claims, chats.
     Member,
-    /// Runs the whole service: accounts, settings, every item and message.
+    /// Works at one or more sites: the office's work on those sites' items.
+    Staff,
+    /// Runs the whole service: accounts, sites, settings, every item and message.
     Administrator,
 }
 
 impl Role {
+    /// An account's role before any site is given to it: an administrator or a member.
     pub fn from_admin_flag(admin: bool) -> Self {
         if admin { Self::Administrator } else { Self::Member }
+    }
+
+    /// An account's role: an administrator's flag wins; an account that works at a site is
+    /// staff.
+    pub fn of(admin: bool, sites: &[i64]) -> Self {
+        match (admin, sites.is_empty()) {
+            (true, _) => Self::Administrator,
+            (false, false) => Self::Staff,
+            (false, true) => Self::Member,
+        }
     }
 
     pub fn admin_flag(self) -> bool {
@@ -28,6 +42,7 @@ impl Role {
     pub fn name(self) -> &'static str {
         match self {
             Self::Member => "member",
+            Self::Staff => "staff",
             Self::Administrator => "administrator",
         }
     }
@@ -47,6 +62,10 @@ pub enum Action {
     Decide,
     /// Dispose of an item past its holding period.
     Dispose,
+    /// Send an item to another site, and receive one sent.
+    Transfer,
+    /// Keep a site's storage bins: add, rename and remove them.
+    Shelve,
     /// Remove a report or a chat message.
     Remove,
     /// Speak in the chats under any name, a staff member's too.
@@ -57,16 +76,31 @@ pub enum Action {
     ManageSites,
 }
 
-/// Whether `user` may do `action`.
+/// Whether `user` may do `action` somewhere: at some site, for staff.
 pub fn may(user: &User, action: Action) -> bool {
     role_may(user.role, action)
 }
 
-/// Whether an account in `role` may do `action`: every action here is the office's, and
-/// administrators run the office.
+/// Whether `user` may do `action` to an item of `site` (`None`: an item an older node
+/// reported, which only administrators act on until the start gives it a site). Staff act
+/// on their own sites' items only; reading stays everyone's in the office (a desk answers
+/// questions about another's shelf), and what it reads of another site is read-only.
+pub fn may_at(user: &User, action: Action, site: Option<i64>) -> bool {
+    match user.role {
+        Role::Staff if action != Action::ReadAll => {
+            role_may(user.role, action) && site.is_some_and(|site| user.sites.contains(&site))
+        }
+        role => role_may(role, action),
+    }
+}
+
+/// Whether an account in `role` may do `action` (somewhere): every action here is the
+/// office's; administrators run the office and the service, staff do the office's work.
 pub fn role_may(role: Role, action: Action) -> bool {
     match (role, action) {
         (Role::Administrator, _) => true,
+        (Role::Staff, Action::ManageAccounts | Action::ManageSites) => false,
+        (Role::Staff, _) => true,
         (Role::Member, _) => false,
     }
 }
@@ -80,12 +114,14 @@ pub fn viewer_may(viewer: Option<&User>, action: Action) -> bool {
 mod tests {
     use super::*;
 
-    const ACTIONS: [Action; 9] = [
+    const ACTIONS: [Action; 11] = [
         Action::ReadAll,
         Action::Review,
         Action::TakeIn,
         Action::Decide,
         Action::Dispose,
+        Action::Transfer,
+        Action::Shelve,
         Action::Remove,
         Action::SpeakAsStaff,
         Action::ManageAccounts,
@@ -93,10 +129,12 @@ mod tests {
     ];
 
     fn user(role: Role) -> User {
+        let sites = if role == Role::Staff { vec![2, 5] } else { Vec::new() };
         User {
             id: "ann".into(),
             name: "Ann".into(),
             role,
+            sites,
         }
     }
 
@@ -110,9 +148,28 @@ mod tests {
     }
 
     #[test]
-    fn the_administrators_flag_is_their_role() {
+    fn staff_do_the_offices_work_on_their_own_sites_items_only() {
+        let staff = user(Role::Staff);
+        for action in ACTIONS {
+            let office = !matches!(action, Action::ManageAccounts | Action::ManageSites);
+            assert_eq!(may(&staff, action), office, "{action:?}");
+            assert_eq!(may_at(&staff, action, Some(5)), office, "{action:?}");
+            let elsewhere = action == Action::ReadAll;
+            assert_eq!(may_at(&staff, action, Some(3)), elsewhere, "{action:?}");
+            assert_eq!(may_at(&staff, action, None), elsewhere, "{action:?}");
+            assert!(may_at(&user(Role::Administrator), action, Some(3)), "{action:?}");
+            assert!(!may_at(&user(Role::Member), action, Some(5)), "{action:?}");
+        }
+    }
+
+    #[test]
+    fn the_administrators_flag_wins_and_a_site_makes_staff() {
         for role in [Role::Member, Role::Administrator] {
             assert_eq!(Role::from_admin_flag(role.admin_flag()), role);
         }
+        assert_eq!(Role::of(true, &[1]), Role::Administrator);
+        assert_eq!(Role::of(false, &[1]), Role::Staff);
+        assert_eq!(Role::of(false, &[]), Role::Member);
+        assert!(!Role::Staff.admin_flag());
     }
 }

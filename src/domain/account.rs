@@ -122,7 +122,10 @@ impl ImportedAccount {
     }
 }
 
-/// `PATCH /api/users/:uid { name?, isAdmin?, email?, disabled? }`: at least one.
+/// Sites one account may work at: more is a mistake, not an office.
+const MAX_STAFF_SITES: usize = 100;
+
+/// `PATCH /api/users/:uid { name?, isAdmin?, email?, disabled?, sites? }`: at least one.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct AccountPatch {
     name: Option<DisplayName>,
@@ -130,6 +133,24 @@ pub struct AccountPatch {
     /// `Some(None)` removes the address.
     email: Option<Option<Email>>,
     disabled: Option<bool>,
+    /// The sites the account works at from now on, ascending (`[]`: none, not staff).
+    sites: Option<Vec<i64>>,
+}
+
+/// `sites`: an array of site ids (each a positive integer).
+fn site_ids(value: &Value) -> Result<Vec<i64>, ValidationError> {
+    let invalid = || ValidationError::new("sites", "sites must be a list of site ids");
+    let ids = value
+        .as_array()
+        .filter(|ids| ids.len() <= MAX_STAFF_SITES)
+        .ok_or_else(invalid)?;
+    let mut ids = ids
+        .iter()
+        .map(|id| id.as_i64().filter(|id| *id > 0).ok_or_else(invalid))
+        .collect::<Result<Vec<_>, _>>()?;
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
 }
 
 impl AccountPatch {
@@ -140,6 +161,7 @@ impl AccountPatch {
             role: f.boolean("isAdmin")?.map(Role::from_admin_flag),
             email: body.get("email").map(email_or_none).transpose()?,
             disabled: f.boolean("disabled")?,
+            sites: body.get("sites").map(site_ids).transpose()?,
         };
         if patch == Self::default() {
             return Err(ValidationError::new("body", "No fields to update"));
@@ -162,6 +184,21 @@ impl AccountPatch {
 
     pub fn disabled(&self) -> Option<bool> {
         self.disabled
+    }
+
+    pub fn sites(&self) -> Option<&[i64]> {
+        self.sites.as_deref()
+    }
+
+    /// Only the sites the account works at (`lostfound user sites`).
+    pub fn sites_only(sites: Vec<i64>) -> Self {
+        let mut sites = sites;
+        sites.sort_unstable();
+        sites.dedup();
+        Self {
+            sites: Some(sites),
+            ..Self::default()
+        }
     }
 
     /// Whether the change takes the management of accounts away from the account (so an
@@ -303,6 +340,25 @@ mod tests {
         let patch = AccountPatch::parse(&object(json!({ "email": null, "disabled": true }))).unwrap();
         assert_eq!((patch.email(), patch.disabled()), (Some(None), Some(true)));
         assert!(AccountPatch::parse(&object(json!({ "isAdmin": "yes" }))).is_err());
+        for bad in [
+            json!(3),
+            json!([0]),
+            json!(["2"]),
+            json!([1.5]),
+            json!((0..101).collect::<Vec<_>>()),
+        ] {
+            let err = AccountPatch::parse(&object(json!({ "sites": bad }))).unwrap_err();
+            assert_eq!(
+                (err.field, err.message.as_ref()),
+                (Some("sites"), "sites must be a list of site ids")
+            );
+        }
+        let patch = AccountPatch::parse(&object(json!({ "sites": [5, 2, 5] }))).unwrap();
+        assert_eq!(patch.sites(), Some(&[2, 5][..]));
+        assert_eq!(
+            AccountPatch::parse(&object(json!({ "sites": [] }))).unwrap().sites(),
+            Some(&[][..])
+        );
         assert!(
             AccountPatch::parse(&object(json!({ "isAdmin": false })))
                 .unwrap()

@@ -74,4 +74,17 @@ impl<'a> Fields<'a> {
             v => Ok(v),
         }
     }
+
+    /// The id of a stored record (a site, a bin): a positive integer; `None` when absent or
+    /// `null`; anything else is `invalid`, which names the field.
+    pub fn record_id(&self, key: &'static str, invalid: &'static str) -> Result<Option<i64>, ValidationError> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => value
+                .as_i64()
+                .filter(|id| *id > 0)
+                .map(Some)
+                .ok_or_else(|| ValidationError::new(key, invalid)),
+        }
+    }
 }

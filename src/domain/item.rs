@@ -4,7 +4,7 @@ use std::{fmt, str::FromStr};
 
 use serde_json::{Map, Value, json};
 
-use super::{ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text};
+use super::{Bin, ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text};
 
 /// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
 /// base64, and the other fields are small. What `POST /api/items` accepts, and what a line of
@@ -13,7 +13,7 @@ pub const MAX_REPORT_BYTES: usize = 8 * 1024 * 1024;
 const MAX_TITLE: usize = 200;
 const MAX_DESC: usize = 5_000;
 const MAX_CAT: usize = 100;
-const MAX_STORAGE_PLACE: usize = 200;
+const MAX_STORAGE_PLACE: usize = super::MAX_BIN_NAME;
 const MAX_PLACE: usize = 200;
 /// Characters a rejection's reason may have.
 const MAX_REASON: usize = 500;
@@ -192,6 +192,10 @@ pub struct Item {
     /// The site that holds it (`None` only for an item a node of the previous release
     /// reported during a rolling upgrade, until the next start gives it one).
     pub site_id: Option<i64>,
+    /// The bin of its site it is kept in; `storage_place` is then the bin's name.
+    pub bin_id: Option<i64>,
+    /// The site it is on its way to: it stays `site_id`'s until that site receives it.
+    pub transit_to: Option<i64>,
 }
 
 impl Item {
@@ -230,6 +234,11 @@ pub struct NewItem {
     /// `pending` unless staff log it at the desk.
     status: ItemStatus,
     finder: Option<Finder>,
+    /// The site chosen for it (`siteId`): a found item's, by whoever hands it in. Without
+    /// one, the nearest site takes it.
+    site: Option<i64>,
+    /// The bin staff put it in at intake (`binId`).
+    bin: Option<i64>,
 }
 
 /// An item kept elsewhere before, brought in by `lostfound items import`: a report as staff
@@ -312,7 +321,38 @@ impl NewItem {
             } else {
                 None
             },
+            site: f.record_id("siteId", "Invalid site")?,
+            bin: if staff {
+                f.record_id("binId", "Invalid bin")?
+            } else {
+                None
+            },
         })
+    }
+
+    /// The site it goes to: the one chosen, else the nearest (`None`).
+    pub fn site(&self) -> Option<i64> {
+        self.site
+    }
+
+    /// Gives it to `site` (staff taking it in at a desk of theirs).
+    pub fn at_site(self, site: i64) -> Self {
+        Self {
+            site: Some(site),
+            ..self
+        }
+    }
+
+    pub fn bin(&self) -> Option<i64> {
+        self.bin
+    }
+
+    /// Kept in `bin`, found to be of its site: the bin's name is its storage place.
+    pub fn in_bin(self, bin: &Bin) -> Self {
+        Self {
+            storage_place: Some(bin.name.clone()),
+            ..self
+        }
     }
 
     pub fn status(&self) -> ItemStatus {
@@ -372,6 +412,8 @@ pub struct ItemPatch {
     storage_place: Option<Option<String>>,
     /// Why a report is rejected, told to its reporter.
     reason: Option<String>,
+    /// Into which bin of its site it moves (`binId`); `Some(None)` takes it out of its bin.
+    bin: Option<Option<i64>>,
 }
 
 impl ItemPatch {
@@ -384,7 +426,16 @@ impl ItemPatch {
         } else {
             None
         };
-        if status.is_none() && storage_place.is_none() {
+        let bin = if f.has("binId") && body["binId"].is_null() {
+            Some(None)
+        } else {
+            f.record_id("binId", "Invalid bin")?.map(Some)
+        };
+        // A bin names the storage place: the two together would say it twice.
+        if bin.is_some() && storage_place.is_some() {
+            return Err(ValidationError::new("binId", "Invalid bin"));
+        }
+        if status.is_none() && storage_place.is_none() && bin.is_none() {
             return Err(ValidationError {
                 message: "No fields to update".into(),
                 field: None,
@@ -399,7 +450,22 @@ impl ItemPatch {
             status,
             storage_place,
             reason,
+            bin,
         })
+    }
+
+    /// `None`: unchanged; `Some(None)`: out of its bin.
+    pub fn bin(&self) -> Option<Option<i64>> {
+        self.bin
+    }
+
+    /// The move into `bin` (found to be of the item's site), or out of its bin: the bin's
+    /// name becomes the storage place, or none.
+    pub fn into_bin(self, bin: Option<&Bin>) -> Self {
+        Self {
+            storage_place: Some(bin.map(|bin| bin.name.clone())),
+            ..self
+        }
     }
 
     /// Why the report is rejected, when the patch rejects it with a reason.
@@ -430,14 +496,27 @@ pub enum ItemChange<'a> {
     Closed {
         reason: Option<&'a str>,
     },
+    /// Sent from one site to another: in transit until received.
+    Sent {
+        from: i64,
+        to: i64,
+        note: Option<&'a str>,
+    },
+    /// Received by the site it was sent to, into a bin there or none.
+    Received {
+        from: i64,
+        at: i64,
+        bin: Option<i64>,
+    },
     Deleted,
 }
 
 impl ItemChange<'_> {
     /// The log entry: a JSON object of the API's field names and their new values
     /// (`null` for a cleared storage place), `{"handedOver":{"claim":3,"to":"alice"}}` or
-    /// `{"disposal":{"method":"donated","note":null}}`, `{"closed":{"reason":"…"}}` or
-    /// `{"deleted":true}`.
+    /// `{"disposal":{"method":"donated","note":null}}`, `{"closed":{"reason":"…"}}`,
+    /// `{"sent":{"from":1,"to":2,"note":null}}`, `{"received":{"from":1,"at":2,"binId":null}}`
+    /// or `{"deleted":true}`.
     pub fn to_json(self) -> String {
         let entry = match self {
             Self::Updated(patch) => {
@@ -447,6 +526,9 @@ impl ItemChange<'_> {
                 }
                 if let Some(place) = &patch.storage_place {
                     entry.insert("storagePlace".into(), json!(place));
+                }
+                if let Some(bin) = patch.bin {
+                    entry.insert("binId".into(), json!(bin));
                 }
                 if let Some(reason) = &patch.reason {
                     entry.insert("reason".into(), json!(reason));
@@ -458,6 +540,8 @@ impl ItemChange<'_> {
                 json!({ "disposal": { "method": disposal.method.as_str(), "note": disposal.note } })
             }
             Self::Closed { reason } => json!({ "closed": { "reason": reason } }),
+            Self::Sent { from, to, note } => json!({ "sent": { "from": from, "to": to, "note": note } }),
+            Self::Received { from, at, bin } => json!({ "received": { "from": from, "at": at, "binId": bin } }),
             Self::Deleted => json!({ "deleted": true }),
         };
         entry.to_string()

@@ -43,41 +43,68 @@ pub fn label_svg(
     storage_place: Option<&str>,
     url: &str,
 ) -> Result<String, UrlTooLong> {
+    let place = storage_place.map(|place| format!("Kept at {place}"));
+    let reported = format!("Reported {}", utc_date(created_at));
+    draw(
+        &format!("Item #{id}"),
+        &format!("#{id}"),
+        title,
+        place.as_deref(),
+        &reported,
+        url,
+    )
+}
+
+/// The label of a bin, stuck on its shelf: its code, its name and its site, and a QR code
+/// of its page (what it holds) at `url`.
+pub fn bin_label_svg(code: &str, name: &str, site: &str, url: &str) -> Result<String, UrlTooLong> {
+    draw(&format!("Bin {code}"), code, name, None, site, url)
+}
+
+/// A label: a QR code of `url` on the left; on the right a bold `heading`, the `title` (two
+/// lines at most), and at the bottom `detail` (two lines at most) over `footer`.
+fn draw(
+    name: &str,
+    heading: &str,
+    title: &str,
+    detail: Option<&str>,
+    footer: &str,
+    url: &str,
+) -> Result<String, UrlTooLong> {
     let code = QrCode::with_error_correction_level(url.as_bytes(), EcLevel::M).map_err(UrlTooLong)?;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH_MM}mm\" height=\"{HEIGHT_MM}mm\" \
          viewBox=\"0 0 {WIDTH_MM} {HEIGHT_MM}\" font-family=\"{FONT}\" fill=\"#000\">\n\
-         <title>Item #{id}</title>\n\
-         <rect width=\"{WIDTH_MM}\" height=\"{HEIGHT_MM}\" fill=\"#fff\"/>\n"
+         <title>{}</title>\n\
+         <rect width=\"{WIDTH_MM}\" height=\"{HEIGHT_MM}\" fill=\"#fff\"/>\n",
+        escape(name)
     );
     svg.push_str(&qr_group(&code));
 
-    let number = format!("#{id}");
-    // A long number gets a smaller font rather than running off the label.
-    let number_size = NUMBER_SIZE.min(TEXT_WIDTH_MM / em_width(&number));
+    // A long heading gets a smaller font rather than running off the label.
+    let number_size = NUMBER_SIZE.min(TEXT_WIDTH_MM / em_width(heading));
     let mut y = MARGIN_MM + NUMBER_SIZE;
-    svg.push_str(&text_line(y, number_size, true, &number));
+    svg.push_str(&text_line(y, number_size, true, heading));
     y += 1.5;
     for line in fit_lines(title, TEXT_WIDTH_MM / TITLE_SIZE, TITLE_LINES) {
         y += TITLE_SIZE * 1.15;
         svg.push_str(&text_line(y, TITLE_SIZE, false, &line));
     }
-    // At the bottom: where it is kept (the place may take two lines), then the day it was
-    // reported.
-    let place = storage_place.map_or_else(Vec::new, |place| {
-        fit_lines(&format!("Kept at {place}"), TEXT_WIDTH_MM / DETAIL_SIZE, PLACE_LINES)
+    let detail = detail.map_or_else(Vec::new, |detail| {
+        fit_lines(detail, TEXT_WIDTH_MM / DETAIL_SIZE, PLACE_LINES)
     });
     let step = DETAIL_SIZE * 1.3;
-    let mut y = HEIGHT_MM - MARGIN_MM - 0.6 - step * place.len() as f64;
-    for line in &place {
+    let mut y = HEIGHT_MM - MARGIN_MM - 0.6 - step * detail.len() as f64;
+    for line in &detail {
         svg.push_str(&text_line(y, DETAIL_SIZE, false, line));
         y += step;
     }
+    let footer = fit_lines(footer, TEXT_WIDTH_MM / DETAIL_SIZE, 1);
     svg.push_str(&text_line(
         y,
         DETAIL_SIZE,
         false,
-        &format!("Reported {}", utc_date(created_at)),
+        footer.first().map_or("", String::as_str),
     ));
     svg.push_str("</svg>\n");
     Ok(svg)
@@ -249,6 +276,13 @@ mod tests {
         assert!(svg.trim_end().ends_with("</svg>"));
         let without_place = label_svg(42, "Blue umbrella", 0, None, URL).unwrap();
         assert_eq!(texts(&without_place), ["#42", "Blue umbrella", "Reported 1970-01-01"]);
+    }
+
+    #[test]
+    fn a_bins_label_has_its_code_name_and_site() {
+        let svg = bin_label_svg("A-3-2", "Shelf A, row 3", "Library <desk>", URL).unwrap();
+        assert_eq!(texts(&svg), ["A-3-2", "Shelf A, row 3", "Library &lt;desk&gt;"]);
+        assert!(svg.contains("<title>Bin A-3-2</title>"));
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub struct ItemFilter {
     pub created_by: Option<String>,
     /// Only the items one site holds.
     pub site: Option<i64>,
+    /// Only the items in one bin (staff only: who may not read all is refused).
+    pub bin: Option<i64>,
     /// Only these items (empty: any).
     pub ids: Vec<ItemId>,
     /// Not the items one user reported (a user's own reports never match each other).
@@ -237,6 +239,10 @@ impl ListRequest {
                     .map(|v| v.parse().ok().filter(|id| *id > 0).ok_or(()))
                     .transpose()
                     .map_err(invalid("site", "Invalid site"))?,
+                bin: given("bin")
+                    .map(|v| v.parse().ok().filter(|id| *id > 0).ok_or(()))
+                    .transpose()
+                    .map_err(invalid("bin", "Invalid bin"))?,
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
                 open: given("open")
                     .map(|v| parse_flag("open", v))

@@ -285,6 +285,8 @@ mod tests {
             disposal: None,
             closed_at: None,
             site_id: Some(1),
+            bin_id: None,
+            transit_to: None,
             version: 0,
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod access;
 mod account;
+mod bin;
 mod claim;
 pub mod colours;
 mod custody;
@@ -30,6 +31,7 @@ use std::borrow::Cow;
 pub use account::{
     Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset, ProfileChange,
 };
+pub use bin::{Bin, BinFields, MAX_BIN_NAME};
 pub use claim::{Claim, ClaimId, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
@@ -48,7 +50,7 @@ pub use notification::{
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use phrases::{Lang, Phrase, say};
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
-pub use site::{Site, SiteFields};
+pub use site::{Site, SiteFields, nearest as nearest_site};
 pub use sso::{SsoClaims, SsoIdentity};
 pub use stats::{Stats, StatsWindow};
 pub use user::{Credentials, DisplayName, Email, Password, User, UserId};

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Fields, ValidationError};
+use super::{Fields, ValidationError, geo::UnitVector};
 
 const MAX_NAME: usize = 100;
 const MAX_PLACE: usize = 200;
@@ -24,6 +24,21 @@ pub struct Site {
     pub contact: Option<String>,
     /// How to collect an item: what ID to bring.
     pub collect: Option<String>,
+}
+
+/// The site nearest `(lat, lng)` of `sites`: the first of the nearest, a site without a
+/// point after every site with one, as the store's insert orders them (largest dot product of
+/// the unit vectors, then the lowest id; `sites` in id order).
+pub fn nearest(sites: &[Site], lat: f64, lng: f64) -> Option<&Site> {
+    let at = UnitVector::new(lat, lng);
+    let nearness = |site: &&Site| {
+        site.point.map_or(-2.0, |(lat, lng)| {
+            let site = UnitVector::new(lat, lng);
+            site.x * at.x + site.y * at.y + site.z * at.z
+        })
+    };
+    // `max_by` keeps the last of equals: reversed, the first.
+    sites.iter().rev().max_by(|a, b| nearness(a).total_cmp(&nearness(b)))
 }
 
 /// A site's fields as sent, each checked: for a new site `name` is required; for a change,
@@ -189,6 +204,27 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_nearest_site_is_the_first_of_the_closest_and_sites_without_a_point_come_last() {
+        let site = |id, point| Site {
+            id,
+            point,
+            ..SiteFields::new("s", None, None, None, None, None)
+                .unwrap()
+                .to_new_site()
+        };
+        let sites = [
+            site(1, None),
+            site(2, Some((37.0, 127.0))),
+            site(3, Some((40.0, -3.0))),
+            site(4, Some((37.0, 127.0))),
+        ];
+        assert_eq!(nearest(&sites, 37.1, 127.1).map(|s| s.id), Some(2));
+        assert_eq!(nearest(&sites, 41.0, -3.5).map(|s| s.id), Some(3));
+        assert_eq!(nearest(&sites[..1], 41.0, -3.5).map(|s| s.id), Some(1));
+        assert_eq!(nearest(&[], 0.0, 0.0), None);
     }
 
     #[test]

@@ -10,10 +10,12 @@ use super::{DisposalMethod, ItemKind, ItemStatus, ValidationError, listing::pars
 pub struct StatsWindow {
     pub since: Option<i64>,
     pub until: Option<i64>,
+    /// Only one site's reports (`site`); all without it.
+    pub site: Option<i64>,
 }
 
 impl StatsWindow {
-    /// `since` and `until`, RFC 3339, given by name.
+    /// `since` and `until`, RFC 3339, and `site`, an id, given by name.
     pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
         let time = |name: &'static str, message: &'static str| {
             param(name)
@@ -24,6 +26,10 @@ impl StatsWindow {
         Ok(Self {
             since: time("since", "Invalid since")?,
             until: time("until", "Invalid until")?,
+            site: param("site")
+                .map(|v| v.parse().ok().filter(|id| *id > 0))
+                .map(|id| id.ok_or_else(|| ValidationError::new("site", "Invalid site")))
+                .transpose()?,
         })
     }
 }

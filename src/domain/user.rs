@@ -16,6 +16,24 @@ pub struct User {
     pub id: String,
     pub name: String,
     pub role: Role,
+    /// The sites it works at, ascending (staff's; an administrator's are kept but grant
+    /// nothing more).
+    pub sites: Vec<i64>,
+}
+
+impl User {
+    /// An account from what is stored: its administrator's flag and the sites it works at
+    /// (in any order).
+    pub fn new(id: String, name: String, admin: bool, mut sites: Vec<i64>) -> Self {
+        sites.sort_unstable();
+        sites.dedup();
+        Self {
+            id,
+            name,
+            role: Role::of(admin, &sites),
+            sites,
+        }
+    }
 }
 
 /// What a login sends: an id and a password, both non-empty strings. An id that breaks

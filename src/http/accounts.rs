@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     auth::{AccountError, add_user, set_password, unlock},
-    domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset},
+    domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset, ValidationError},
     error::{AppError, Result},
     state::AppState,
     store::AccountChange,
@@ -76,14 +76,14 @@ async fn create(State(state): State<AppState>, _: May<ManageAccounts>, body: Jso
     Ok(Json(AccountJson::from(&account)).into_response())
 }
 
-/// Changes an account's name, role, email address, or whether it is disabled. Disabling
-/// ends its sessions at once.
+/// Changes an account's name, role, email address, the sites it works at, or whether it is
+/// disabled. Disabling ends its sessions at once.
 #[utoipa::path(patch, path = "/api/users/{uid}", operation_id = "updateUser", tag = "accounts", security(("session" = [])),
     params(("uid" = String, Path, description = "User id")),
     request_body = schemas::AccountPatchBody,
     responses(
         (status = 200, description = "The account", body = AccountJson),
-        (status = 400, description = "No fields to update, a bad name or email, You cannot demote or disable yourself, At least one administrator must remain", body = schemas::ErrorBody),
+        (status = 400, description = "No fields to update, a bad name or email, Invalid site, You cannot demote or disable yourself, At least one administrator must remain", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
         (status = 404, response = schemas::NoUser),
@@ -103,6 +103,7 @@ async fn update(
         AccountChange::Done(account) => Ok(Json(AccountJson::from(&account)).into_response()),
         AccountChange::NotFound => Err(AppError::NotFound(USER_NOT_FOUND)),
         AccountChange::LastAdmin => Err(AppError::invalid("At least one administrator must remain")),
+        AccountChange::UnknownSite => Err(ValidationError::new("sites", "Invalid site").into()),
     }
 }
 

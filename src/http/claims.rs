@@ -135,10 +135,7 @@ async fn decide(
 ) -> Result<Json<ClaimJson>> {
     let cid = ClaimId::parse(&cid)?;
     let accept = parse_decision(&body.fields)?;
-    let claim = state
-        .store
-        .decide_claim(cid, accept, &session.user.id, now_ms())
-        .await??;
+    let claim = crate::usecases::claims::decide(&state, &session.user, cid, accept).await?;
     Ok(Json(ClaimJson::from(claim)))
 }
 

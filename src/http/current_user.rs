@@ -74,6 +74,8 @@ permissions!(
     TakeIn,
     Decide,
     Dispose,
+    Transfer,
+    Shelve,
     Remove,
     ManageAccounts,
     ManageSites

@@ -31,6 +31,9 @@ pub enum ItemKey {
     Disposal,
     ClosedAt,
     SiteId,
+    /// Private: answered to staff only.
+    BinId,
+    TransitTo,
 }
 
 impl ItemKey {
@@ -50,7 +53,7 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 11] = [
+    const EXTENSIONS: [Self; 13] = [
         Self::Kind,
         Self::PhotoUrl,
         Self::ThumbUrl,
@@ -62,6 +65,8 @@ impl ItemKey {
         Self::Disposal,
         Self::ClosedAt,
         Self::SiteId,
+        Self::BinId,
+        Self::TransitTo,
     ];
 
     /// Every key `fields` may name: the contract's, then the extension fields.
@@ -94,7 +99,14 @@ impl ItemKey {
             Self::Disposal => "disposal",
             Self::ClosedAt => "closedAt",
             Self::SiteId => "siteId",
+            Self::BinId => "binId",
+            Self::TransitTo => "transitTo",
         }
+    }
+
+    /// Whether only staff may read it: who handed an item in, and the bin it is kept in.
+    fn private(self) -> bool {
+        matches!(self, Self::Finder | Self::BinId)
     }
 }
 
@@ -119,18 +131,18 @@ impl ItemKeys {
         Ok(Self(Cow::Owned(keys)))
     }
 
-    /// The keys `viewer` may read: the finder of an item is for staff only, and left out for
-    /// anyone else even when named.
+    /// The keys `viewer` may read: the private ones (the finder, the bin) are for staff only,
+    /// and left out for anyone else even when named.
     pub fn for_viewer(self, staff: bool) -> Self {
-        if staff || !self.contains(ItemKey::Finder) {
+        if staff || !self.asks_private() {
             return self;
         }
-        Self(self.0.iter().copied().filter(|k| *k != ItemKey::Finder).collect())
+        Self(self.0.iter().copied().filter(|k| !k.private()).collect())
     }
 
     /// Whether they name a key only staff may have: then who asks matters.
     pub fn asks_private(&self) -> bool {
-        self.contains(ItemKey::Finder)
+        self.0.iter().any(|k| k.private())
     }
 
     /// The keys, in the order answers carry them.
@@ -163,7 +175,7 @@ mod tests {
             assert!(ItemKeys::parse(Some(bad)).is_err(), "{bad:?}");
         }
         assert_eq!(ItemKeys::parse(None).unwrap().iter().count(), 12);
-        let private = ItemKeys::parse(Some("id,finder")).unwrap();
+        let private = ItemKeys::parse(Some("id,finder,binId")).unwrap();
         assert_eq!(private.clone().for_viewer(true), private);
         assert_eq!(private.for_viewer(false).iter().collect::<Vec<_>>(), [ItemKey::Id]);
     }

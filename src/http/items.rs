@@ -22,7 +22,7 @@ use super::{
 use crate::{
     cache::Answer,
     domain::{
-        BestCursor, Cursor, ItemId, ItemNotFound, ItemPatch, ItemStatus, ListRequest, NewDisposal, NewItem, Sort,
+        BestCursor, Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewDisposal, NewItem, Sort,
         access::{self, Action},
         matching, parse_close_reason,
     },
@@ -31,6 +31,7 @@ use crate::{
     state::AppState,
     store::Count,
     time::now_ms,
+    usecases::reports,
 };
 
 /// Items read from the database at a time for a whole list.
@@ -40,7 +41,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The photo of an item not everyone may read: the browser keeps it, no shared cache does.
 const PRIVATE: &str = "private, max-age=31536000, immutable";
 /// The query parameters a list understands; each may be given once.
-pub(super) const LIST_PARAMS: [&str; 17] = [
+pub(super) const LIST_PARAMS: [&str; 18] = [
     "status",
     "sort",
     "limit",
@@ -55,6 +56,7 @@ pub(super) const LIST_PARAMS: [&str; 17] = [
     "fields",
     "createdBy",
     "site",
+    "bin",
     "ids",
     "open",
     "due",
@@ -86,7 +88,8 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
     let params = Params::parse(raw.as_deref(), &LIST_PARAMS)?;
     let mut request = ListRequest::parse(|name| params.get(name))?;
     let keys = params.keys()?;
-    let reader = Reader::of_request(&state, &headers, request.due || keys.asks_private()).await?;
+    let staff_only = request.due || request.filter.bin.is_some();
+    let reader = Reader::of_request(&state, &headers, staff_only || keys.asks_private()).await?;
     let keys = reader.keys(keys);
     request.filter.visible = reader.visible();
     let mut kept_as = reader.kept_as(format!("list?{}", raw.as_deref().unwrap_or("")));
@@ -97,8 +100,10 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
         // item's version, and a kept search must not outlive them.
         kept_as.push_str(&format!("#{}", state.meanings.generation()));
     }
-    if request.due {
+    if staff_only {
         reader.require_reads_all()?;
+    }
+    if request.due {
         request.filter.due_at = Some(now_ms());
     }
     // What is due changes with the time, not only with the items: never kept, and its ETag
@@ -299,12 +304,7 @@ async fn create(
         NewItem::parse
     };
     let new_item = state.cpu.run(body.len, move || parse(&body.fields)).await??;
-    let now = now_ms();
-    let item = state.store.insert_item(&new_item, &session.user.id, now).await?;
-    state.meanings.item_changed(&item);
-    if item.status == ItemStatus::Approved {
-        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
-    }
+    let item = reports::report(&state, &session.user, new_item).await?;
     answer(&state, &item, &keys).await
 }
 
@@ -326,15 +326,7 @@ async fn update(
     let id = ItemId::parse(&id)?;
     let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
     let patch = ItemPatch::parse(&body.fields)?;
-    let now = now_ms();
-    let (item, approved) = state
-        .store
-        .update_item(id, &patch, &session.user.id, now)
-        .await?
-        .ok_or(ItemNotFound)?;
-    if approved {
-        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
-    }
+    let item = reports::review(&state, &session.user, id, patch).await?;
     answer(&state, &item, &keys).await
 }
 
@@ -346,12 +338,8 @@ async fn remove(
     May(session, _): May<Remove>,
     Path(id): Path<String>,
 ) -> Result<Json<OkJson>> {
-    let id = ItemId::parse(&id)?;
-    if state.store.delete_item(id, &session.user.id, now_ms()).await? {
-        Ok(Json(OkJson::DONE))
-    } else {
-        Err(ItemNotFound.into())
-    }
+    reports::remove(&state, &session.user, ItemId::parse(&id)?).await?;
+    Ok(Json(OkJson::DONE))
 }
 
 /// Records what became of a found item nobody claimed: it leaves custody, and its open
@@ -373,10 +361,7 @@ async fn dispose(
     let id = ItemId::parse(&id)?;
     let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
     let disposal = NewDisposal::parse(&body.fields)?;
-    let item = state
-        .store
-        .dispose_item(id, &disposal, &session.user.id, now_ms())
-        .await??;
+    let item = reports::dispose(&state, &session.user, id, &disposal).await?;
     answer(&state, &item, &keys).await
 }
 
@@ -401,11 +386,8 @@ async fn close(
     let keys = reader.keys(Params::parse(raw.as_deref(), &["fields"])?.keys()?);
     let reason = parse_close_reason(&body.fields)?;
     // Someone who may not see the item learns nothing about it.
-    reader.readable(state.store.item(id).await?)?;
-    let item = state
-        .store
-        .close_item(id, reason.as_deref(), &session.user, now_ms())
-        .await??;
+    let item = reader.readable(state.store.item(id).await?)?;
+    let item = reports::close(&state, &session.user, &item, reason.as_deref()).await?;
     answer(&state, &item, &keys).await
 }
 

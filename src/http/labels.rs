@@ -18,13 +18,19 @@ use crate::{
     domain::{ItemId, ItemNotFound, label},
     error::{AppError, Result},
     state::AppState,
+    usecases::bins::NO_BIN,
 };
 
 /// The web app's page of an item, after the public URL: the address notifications link to.
 const ITEM_PAGE: &str = "/#/items/";
 
+/// The web app's page of a bin (what it holds), after the public URL.
+const BIN_PAGE: &str = "/#/desks/bin/";
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/items/{id}/label.svg", get(item_label))
+    Router::new()
+        .route("/api/items/{id}/label.svg", get(item_label))
+        .route("/api/bins/{id}/label.svg", get(bin_label))
 }
 
 /// A label of 62 × 29 mm to print and stick on a kept item: its number, title, the day it
@@ -48,17 +54,56 @@ async fn item_label(
     let id = ItemId::parse(&id)?;
     let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
     let url = format!("{}{ITEM_PAGE}{id}", public_base(&state.config, &headers)?);
-    let svg = label::label_svg(
-        id.get(),
-        &item.title,
-        item.created_at,
-        item.storage_place.as_deref(),
-        &url,
-    )
-    .map_err(anyhow::Error::from)?;
-    let disposition = HeaderValue::from_str(&format!("inline; filename=\"item-{id}-label.svg\""))
+    // In a bin: its name and, for the hand that shelves it, its code.
+    let bin = match item.bin_id {
+        Some(bin) => state.store.bin(bin).await?,
+        None => None,
+    };
+    let place = match &bin {
+        Some(bin) => Some(format!("{} ({})", bin.name, bin.code)),
+        None => item.storage_place.clone(),
+    };
+    let svg = label::label_svg(id.get(), &item.title, item.created_at, place.as_deref(), &url)
+        .map_err(anyhow::Error::from)?;
+    Ok(svg_answer(svg, &format!("item-{id}-label.svg")))
+}
+
+/// A label of 62 × 29 mm to stick on a bin's shelf: its code, name and site, and a QR code
+/// of its page in the web app, which lists what it holds.
+#[utoipa::path(get, path = "/api/bins/{id}/label.svg", operation_id = "getBinLabel", tag = "bins", security(("session" = [])),
+    params(("id" = i64, Path, minimum = 1, description = "Bin id")),
+    responses(
+        (status = 200, description = "The label, SVG sized in millimetres", content_type = "image/svg+xml", body = String),
+        (status = 400, description = "Invalid Host header", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, response = schemas::AdminOnly),
+        (status = 404, description = "Bin not found", body = schemas::ErrorBody),
+    ))]
+async fn bin_label(
+    State(state): State<AppState>,
+    _: May<TakeIn>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response> {
+    let not_found = || AppError::NotFound(NO_BIN);
+    let id: i64 = id.parse().ok().filter(|id| *id > 0).ok_or_else(not_found)?;
+    let bin = state.store.bin(id).await?.ok_or_else(not_found)?;
+    let site = state
+        .store
+        .site(bin.site_id)
+        .await?
+        .map(|site| site.name)
+        .unwrap_or_default();
+    let url = format!("{}{BIN_PAGE}{id}", public_base(&state.config, &headers)?);
+    let svg = label::bin_label_svg(&bin.code, &bin.name, &site, &url).map_err(anyhow::Error::from)?;
+    Ok(svg_answer(svg, &format!("bin-{id}-label.svg")))
+}
+
+/// A label as an answer, opened inline as `filename` (made of a number: a valid header).
+fn svg_answer(svg: String, filename: &str) -> Response {
+    let disposition = HeaderValue::from_str(&format!("inline; filename=\"{filename}\""))
         .expect("a number makes a valid header value");
-    Ok((
+    (
         [
             (
                 header::CONTENT_TYPE,
@@ -74,7 +119,7 @@ async fn item_label(
         ],
         svg,
     )
-        .into_response())
+        .into_response()
 }
 
 /// The service's address as people reach it, without a trailing `/`: `LOSTFOUND_PUBLIC_URL`

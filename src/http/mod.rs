@@ -3,6 +3,7 @@
 
 mod access_log;
 mod accounts;
+mod bins;
 mod claims;
 mod conditional;
 mod current_user;
@@ -25,6 +26,7 @@ mod signup;
 mod sites;
 mod sso;
 mod stats;
+mod transfers;
 mod views;
 mod web;
 
@@ -66,6 +68,8 @@ pub fn router(state: AppState) -> impl Api {
         .merge(signup::router())
         .merge(messages::router())
         .merge(sites::router())
+        .merge(bins::router())
+        .merge(transfers::router())
         .merge(sso::router());
     // Merged, not nested under `/api`: `nest` wraps every route in a layer that rewrites the
     // request's URI without the prefix, on every request.

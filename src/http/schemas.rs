@@ -351,6 +351,38 @@ pub struct AccountPatchBody {
     #[schema(format = Email)]
     email: Option<Option<String>>,
     disabled: Option<bool>,
+    /// The ids of the sites the account works at from now on (`[]`: none); an account that
+    /// is not an administrator and works at a site is staff there.
+    sites: Option<Vec<i64>>,
+}
+
+/// A bin's fields: `code` is required for a new one (its `name` defaults to the code); a
+/// change names at least one.
+#[derive(ToSchema)]
+pub struct BinBody {
+    /// On the shelf: letters, digits and `-_./`.
+    #[schema(min_length = 1, max_length = 32, example = "A-3-2")]
+    code: Option<String>,
+    /// What people read; the storage place of the items in it.
+    #[schema(min_length = 1, max_length = 200, example = "Shelf A, row 3, box 2")]
+    name: Option<String>,
+}
+
+/// Where an item is sent.
+#[derive(ToSchema)]
+pub struct TransferBody {
+    /// The site's id.
+    to: i64,
+    #[schema(max_length = 500)]
+    note: Option<String>,
+}
+
+/// Where a received item is put.
+#[derive(ToSchema)]
+pub struct ReceiveBody {
+    /// A bin of the receiving site; none without it.
+    #[schema(rename = "binId")]
+    bin_id: Option<i64>,
 }
 
 #[derive(ToSchema)]
@@ -453,4 +485,7 @@ pub struct StatsQuery {
     since: Option<String>,
     #[param(format = DateTime)]
     until: Option<String>,
+    /// Only this site's reports.
+    #[param(minimum = 1)]
+    site: Option<i64>,
 }

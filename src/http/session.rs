@@ -14,7 +14,7 @@ use super::{
     current_user::{SignedIn, Viewer},
     extract::{ClientAddr, JsonObject},
     schemas,
-    views::{EmailJson, EmailSavedJson, LoginJson, MeJson, OkJson},
+    views::{AccessJson, EmailJson, EmailSavedJson, LoginJson, MeJson, OkJson},
 };
 use crate::{
     auth::{Attempt, ThrottleDecision},
@@ -29,6 +29,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/me", get(me).patch(set_email))
         .route("/api/me/email", get(email))
+        .route("/api/me/access", get(access))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
 }
@@ -38,6 +39,13 @@ pub fn router() -> Router<AppState> {
 async fn me(Viewer(session): Viewer) -> Response {
     let user = session.as_ref().map(|session| UserJson::from(&session.user));
     Json(MeJson { user }).into_response()
+}
+
+/// What the logged-in user is to the service: their role and the sites they work at.
+#[utoipa::path(get, path = "/api/me/access", operation_id = "getAccess", tag = "session", security(("session" = [])),
+    responses((status = 200, description = "Their role and sites", body = AccessJson), (status = 401, response = schemas::LoginRequired)))]
+async fn access(SignedIn(session): SignedIn) -> Response {
+    Json(AccessJson::from(&session.user)).into_response()
 }
 
 /// `PATCH /api/me { email, lang }`: a new address waits for its verification (a link is

@@ -22,9 +22,8 @@ use crate::{
     state::AppState,
     store::SiteRefusal,
     time::now_ms,
+    usecases::NO_SITE,
 };
-
-const NO_SITE: &str = "Site not found";
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -132,7 +131,7 @@ async fn remove(State(state): State<AppState>, _: May<ManageSites>, Path(id): Pa
 }
 
 /// A site id in a path: a positive number, or no such site.
-fn site_id(id: &str) -> Result<i64> {
+pub(super) fn site_id(id: &str) -> Result<i64> {
     id.parse().ok().filter(|id| *id > 0).ok_or(AppError::NotFound(NO_SITE))
 }
 

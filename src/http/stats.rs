@@ -31,6 +31,8 @@ pub struct StatsJson {
     since: Option<String>,
     #[schema(format = DateTime)]
     until: Option<String>,
+    /// The site counted; `null`: every site.
+    site: Option<i64>,
     reports: KindCounts,
     states: StateCounts,
     /// Most reports first; `cat` folded to lower case, `null` for reports without one.
@@ -91,6 +93,7 @@ impl StatsJson {
         Self {
             since: window.since.map(format_ms),
             until: window.until.map(format_ms),
+            site: window.site,
             reports: KindCounts {
                 total: stats.lost + stats.found,
                 lost: stats.lost,
@@ -129,11 +132,11 @@ impl StatsJson {
 #[utoipa::path(get, path = "/api/stats", operation_id = "getStats", tag = "items", security(("session" = [])), params(super::schemas::StatsQuery),
     responses(
         (status = 200, description = "The figures", body = StatsJson),
-        (status = 400, description = "Invalid since, Invalid until, Invalid query string", body = super::schemas::ErrorBody),
+        (status = 400, description = "Invalid since, Invalid until, Invalid site, Invalid query string", body = super::schemas::ErrorBody),
         (status = 401, response = super::schemas::LoginRequired), (status = 403, response = super::schemas::AdminOnly),
     ))]
 async fn stats(State(state): State<AppState>, _: May<ReadAll>, RawQuery(raw): RawQuery) -> Result<Json<StatsJson>> {
-    let params = Params::parse(raw.as_deref(), &["since", "until"])?;
+    let params = Params::parse(raw.as_deref(), &["since", "until", "site"])?;
     let window = StatsWindow::parse(|name| params.get(name))?;
     let stats = state.store.stats(window).await?;
     Ok(Json(StatsJson::new(window, stats)))

@@ -163,6 +163,8 @@ impl Serialize for ItemJson<'_> {
                 ItemKey::Disposal => map.serialize_entry(name, &item.disposal.as_ref().map(DisposalJson::from)),
                 ItemKey::ClosedAt => map.serialize_entry(name, &item.closed_at.map(format_ms)),
                 ItemKey::SiteId => map.serialize_entry(name, &item.site_id),
+                ItemKey::BinId => map.serialize_entry(name, &item.bin_id),
+                ItemKey::TransitTo => map.serialize_entry(name, &item.transit_to),
             }?;
         }
         map.end()
@@ -204,12 +206,15 @@ impl<'a> From<&'a Disposal> for DisposalJson<'a> {
     }
 }
 
-/// An account as staff see it: `{ id, name, isAdmin, email, disabled, created_at }`.
+/// An account as administrators see it: `{ id, name, isAdmin, role, sites, email, disabled,
+/// verified, created_at }`.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Account)]
 pub struct AccountJson<'a> {
     #[serde(flatten)]
     user: UserJson<'a>,
+    #[serde(flatten)]
+    access: AccessJson<'a>,
     #[schema(format = Email)]
     email: Option<&'a str>,
     disabled: bool,
@@ -223,10 +228,32 @@ impl<'a> From<&'a Account> for AccountJson<'a> {
     fn from(account: &'a Account) -> Self {
         Self {
             user: UserJson::from(&account.user),
+            access: AccessJson::from(&account.user),
             email: account.email.as_deref(),
             disabled: account.disabled,
             verified: account.verified,
             created_at: format_ms(account.created_at),
+        }
+    }
+}
+
+/// What an account is to the service: `{ role, sites }` (`GET /api/me/access`, and in
+/// accounts).
+#[derive(Serialize, ToSchema)]
+#[schema(as = Access)]
+pub struct AccessJson<'a> {
+    /// `member`, `staff` (works at `sites`) or `administrator`.
+    #[schema(value_type = String, example = "staff")]
+    role: &'static str,
+    /// The ids of the sites the account works at.
+    sites: &'a [i64],
+}
+
+impl<'a> From<&'a User> for AccessJson<'a> {
+    fn from(user: &'a User) -> Self {
+        Self {
+            role: user.role.name(),
+            sites: &user.sites,
         }
     }
 }
@@ -367,6 +394,8 @@ mod tests {
             closed_at: None,
             version: 3,
             site_id: Some(1),
+            bin_id: None,
+            transit_to: None,
         }
     }
 

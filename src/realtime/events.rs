@@ -301,17 +301,20 @@ async fn deliver_message<A: Adapter, T: Serialize>(
 }
 
 /// Refuses a nick that looks like a staff member's name, unless staff send it: nobody poses as
-/// the front desk, not even an account that took its name.
-async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str) -> Result<(), EventError> {
-    if event
-        .connection
-        .sender
-        .as_deref()
-        .is_some_and(|sender| access::may(&sender.user, Action::SpeakAsStaff))
-    {
-        return Ok(());
-    }
-    if event.staff.is_staff_name(&event.state.store, nick).await? {
+/// the front desk, not even an account that took its name. In an item's thread (`item`) only
+/// the staff of its site speak for the desk; in the chat, any staff.
+async fn check_nick<A: Adapter>(event: &Event<A>, nick: &str, item: Option<ItemId>) -> Result<(), EventError> {
+    let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
+    let speaks_for_the_desk = match (sender, item) {
+        (Some(user), _) if !access::may(user, Action::SpeakAsStaff) => false,
+        (Some(_), None) => true,
+        (Some(user), Some(item)) => {
+            let site = event.state.store.item(item).await?.and_then(|item| item.site_id);
+            access::may_at(user, Action::SpeakAsStaff, site)
+        }
+        (None, _) => false,
+    };
+    if !speaks_for_the_desk && event.staff.is_staff_name(&event.state.store, nick).await? {
         return Err(ValidationError::new("nick", "That name belongs to staff: choose another").into());
     }
     Ok(())
@@ -340,7 +343,7 @@ async fn chat_join<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
 
 async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ChatInput::from_payload(&payload)?;
-    check_nick(&event, input.nick()).await?;
+    check_nick(&event, input.nick(), None).await?;
     let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
     let message = event
         .state
@@ -383,7 +386,7 @@ async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     let input = ThreadInput::from_payload(&payload)?;
     let (item_id, message) = (input.item_id(), input.message());
     check_readable(&event, item_id).await?;
-    check_nick(&event, message.nick()).await?;
+    check_nick(&event, message.nick(), Some(item_id)).await?;
     let sender = event.connection.sender.as_deref().map(|sender| &sender.user);
     let msg = event
         .state

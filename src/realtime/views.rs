@@ -76,7 +76,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::domain::{MessageId, User, access::Role};
+    use crate::domain::{MessageId, User};
 
     fn message(n: usize, text: &str) -> Message {
         Message {
@@ -107,11 +107,7 @@ mod tests {
     #[test]
     fn ids_and_senders_only_for_those_who_ask() {
         let mut signed = message(4, "hi");
-        signed.sender = Some(User {
-            id: "desk".into(),
-            name: "Front Desk".into(),
-            role: Role::Administrator,
-        });
+        signed.sender = Some(User::new("desk".into(), "Front Desk".into(), true, Vec::new()));
         assert_eq!(
             serde_json::to_value(MessageJson::new(&signed, false)).unwrap(),
             json!({ "nick": "n4", "text": "hi", "ts": "1970-01-01T00:00:00.004Z" })

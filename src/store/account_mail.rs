@@ -5,7 +5,7 @@
 //! address, it is sent at most [`PER_ADDRESS`] such messages an hour.
 
 use super::{Store, StoreError, statement::Tx, with_pool};
-use crate::domain::{AccountMailKind, Email, Lang, LinkPurpose, User, access::Role};
+use crate::domain::{AccountMailKind, Email, Lang, LinkPurpose, User};
 
 /// Account mail one address is sent in an hour at most; more is not queued (the asker is not
 /// told: that would say which addresses have accounts).
@@ -176,10 +176,8 @@ async fn take(tx: &mut impl Tx, now: i64, lease_until: i64) -> sqlx::Result<Opti
         )
         .await?
         .pop()
-        .map(|(id, name, admin, lang)| {
-            let role = Role::from_admin_flag(admin);
-            (User { id, name, role }, lang)
-        })
+        // Mail about an account needs who it is, not where it works.
+        .map(|(id, name, admin, lang)| (User::new(id, name, admin, Vec::new()), lang))
         .ok_or(sqlx::Error::RowNotFound)?;
     Ok(Some(OutgoingAccountMail {
         id: taken.id,

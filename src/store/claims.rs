@@ -55,6 +55,7 @@ const LIST_CLAIMS: &str = concat!(
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
      WHERE item_id = $1 AND id <> $2 AND status = 'open' RETURNING claimant";
 const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
+const CLAIMED_ITEM: &str = "SELECT item_id FROM claims WHERE id = $1";
 /// Returns the item of open claim `$1`, unless it left custody already; its id.
 const HAND_OVER: &str = concat!(
     "UPDATE items SET returned_at = $2, version = $3 \
@@ -141,7 +142,7 @@ impl Store {
                         .fetch_one(&mut *pool)
                         .await?;
                     let notified = self
-                        .notify_admins(pool, &Notice::claim_received(item, &title), now)
+                        .notify_site_staff(pool, &Notice::claim_received(item, &title), now)
                         .await?;
                     Ok(Ok((claim, notified)))
                 }
@@ -160,6 +161,15 @@ impl Store {
     }
 
     /// The claims `filter` selects, newest first, at most `limit`.
+    /// The item claim `id` is on, if both exist.
+    pub async fn claimed_item(&self, id: ClaimId) -> Result<Option<crate::domain::Item>, StoreError> {
+        let row: Option<(i64,)> = self.read_row(CLAIMED_ITEM, &[id.get().into()]).await?;
+        match row.and_then(|(item,)| ItemId::new(item)) {
+            Some(item) => self.item(item).await,
+            None => Ok(None),
+        }
+    }
+
     pub async fn claims(&self, filter: &ClaimFilter<'_>, limit: u32) -> Result<Vec<Claim>, StoreError> {
         let rows: Vec<ClaimRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(LIST_CLAIMS)

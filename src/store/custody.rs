@@ -8,11 +8,7 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{
-    ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, User,
-    access::{self, Action},
-    matching,
-};
+use crate::domain::{ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, matching};
 
 /// The item's reporter and title, whether it is a found item, whether it is open and whether
 /// the office keeps it (an approved found item with a storage place: what staff approved and
@@ -55,19 +51,17 @@ impl Store {
         self.leave_custody(id, Leaving::Disposed(disposal), actor, now).await
     }
 
-    /// Closes a report ("found it myself"): its reporter or staff.
+    /// Closes a report ("found it myself"): its reporter, or `actor` as `staff` of its site.
     pub async fn close_item(
         &self,
         id: ItemId,
         reason: Option<&str>,
-        by: &User,
+        actor: &str,
+        staff: bool,
         now: i64,
     ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
-        let leaving = Leaving::Closed {
-            reason,
-            staff: access::may(by, Action::Review),
-        };
-        self.leave_custody(id, leaving, &by.id, now).await
+        self.leave_custody(id, Leaving::Closed { reason, staff }, actor, now)
+            .await
     }
 
     /// After a handover by `actor`: closes the claimant's open lost reports that match the

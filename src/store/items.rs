@@ -42,6 +42,8 @@ pub(super) struct ItemRow {
     closed_at: Option<i64>,
     version: i64,
     site_id: Option<i64>,
+    bin_id: Option<i64>,
+    transit_to: Option<i64>,
 }
 
 impl ItemRow {
@@ -65,6 +67,8 @@ impl ItemRow {
                 }),
             closed_at: row.closed_at,
             site_id: row.site_id,
+            bin_id: row.bin_id,
+            transit_to: row.transit_to,
             id: row.id,
             title: row.title,
             desc: row.descr,
@@ -99,7 +103,7 @@ macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
          created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
-         disposal_note, closed_at, version, site_id"
+         disposal_note, closed_at, version, site_id, bin_id, transit_to"
     };
 }
 pub(super) use item_columns;
@@ -114,11 +118,11 @@ pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHE
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
      created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
-     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id) \
+     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
      $20, $21, $22, $23, $24, $11, \
-     (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)) \
-     RETURNING ",
+     COALESCE($25, (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)), \
+     $26) RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
@@ -164,6 +168,8 @@ macro_rules! insert_row {
                 .bind(item.place()),
             $derived
         )
+        .bind(item.site())
+        .bind(item.bin())
         .fetch_one(&mut *$pool)
         .await?;
         if let Some(photo) = photo {
@@ -183,6 +189,7 @@ const UPDATE_ITEM: &str = concat!(
     "UPDATE items SET status = COALESCE($2, status), \
      storage_place = CASE WHEN $3 THEN $4 ELSE storage_place END, \
      place_words = CASE WHEN $3 THEN $5 ELSE place_words END, \
+     bin_id = CASE WHEN $3 THEN $7 ELSE bin_id END, \
      version = $6 \
      WHERE id = $1 RETURNING ",
     item_columns!()
@@ -353,6 +360,8 @@ impl Store {
                         .bind(patch.storage_place().flatten())
                         .bind(place_words.as_deref())
                         .bind(version)
+                        // A storage place in words is no bin's.
+                        .bind(patch.bin().flatten())
                         .fetch_one(&mut *pool)
                         .await?;
                     record_change(pool, id, actor, now, &ItemChange::Updated(patch)).await?;

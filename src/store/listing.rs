@@ -100,6 +100,9 @@ impl Sql {
         if let Some(site) = filter.site {
             conditions.push(format!("site_id = {}", self.param(site)));
         }
+        if let Some(bin) = filter.bin {
+            conditions.push(format!("bin_id = {}", self.param(bin)));
+        }
         if let Some(user) = &filter.created_by {
             conditions.push(format!("created_by = {}", self.param(user.clone())));
         }

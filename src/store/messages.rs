@@ -2,7 +2,7 @@
 //! an id of its own, by which staff delete it.
 
 use super::{Store, StoreError};
-use crate::domain::{ItemId, Message, MessageId, User, access::Role};
+use crate::domain::{ItemId, Message, MessageId, User};
 
 /// How many messages a history holds: the latest ones, newest first.
 const HISTORY_LEN: i64 = 200;
@@ -29,11 +29,8 @@ struct MessageRow {
 impl From<MessageRow> for Message {
     fn from(row: MessageRow) -> Self {
         let sender = match (row.user_id, row.user_name, row.user_is_admin) {
-            (Some(id), Some(name), Some(admin)) => Some(User {
-                id,
-                name,
-                role: Role::from_admin_flag(admin),
-            }),
+            // Who sent it; what they may do is asked of their session, never of a message.
+            (Some(id), Some(name), Some(admin)) => Some(User::new(id, name, admin, Vec::new())),
             // Sent without a login, or by an account removed since.
             _ => None,
         };

@@ -6,6 +6,7 @@
 
 mod account_mail;
 mod backup;
+mod bins;
 mod claims;
 mod custody;
 mod derived;
@@ -25,6 +26,7 @@ mod sso;
 mod statement;
 mod stats;
 mod throttle;
+mod transfers;
 mod users;
 mod whole_list;
 mod writer;
@@ -45,6 +47,7 @@ use sqlx::{
 use self::writer::Writer;
 use crate::domain::Notification;
 pub use account_mail::{NewLink, OutgoingAccountMail};
+pub use bins::BinRefusal;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};
@@ -57,6 +60,7 @@ pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
 pub use sites::SiteRefusal;
 pub use sso::SsoOutcome;
+pub use transfers::TransferRefusal;
 pub use users::{AccountChange, LoginRecord, NO_PASSWORD, PasswordSet};
 
 /// How long a request waits for a database connection before it is answered 503.

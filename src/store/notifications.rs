@@ -23,21 +23,44 @@ const NOTIFY_USER: &str = concat!(
      SELECT id, $2, $3, $4, $5, $6, $7 FROM users WHERE id = $1 RETURNING ",
     notification_columns!()
 );
-const NOTIFY_ADMINS: &str = concat!(
+/// Whether account `u` looks after the site of item `$item`: it works there, or it is an
+/// administrator and nobody active works there. Staff are told of their own site's reports
+/// and claims only, and a site without staff is not left unattended.
+macro_rules! looks_after_item_site {
+    ($item:literal) => {
+        concat!(
+            "NOT u.disabled AND (EXISTS (SELECT 1 FROM site_staff w JOIN items i ON i.site_id = w.site_id \
+             WHERE w.user_id = u.id AND i.id = ",
+            $item,
+            ") \
+             OR (u.is_admin AND NOT EXISTS (SELECT 1 FROM site_staff w JOIN items i ON i.site_id = w.site_id \
+             JOIN users s ON s.id = w.user_id WHERE i.id = ",
+            $item,
+            " AND NOT s.disabled)))"
+        )
+    };
+}
+/// Notifies those who look after the site of the notice's item (`$2`).
+const NOTIFY_SITE_STAFF: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase, items) \
-     SELECT id, $1, $2, $3, $4, $5, $6 FROM users WHERE is_admin AND NOT disabled RETURNING ",
+     SELECT u.id, $1, $2, $3, $4, $5, $6 FROM users u WHERE ",
+    looks_after_item_site!("$2"),
+    " RETURNING ",
     notification_columns!()
 );
 /// How long one review-waiting notification counts the reports that arrive.
 const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
-/// The active administrators but `$1`, each with their review-waiting notification written
+/// Those who look after item `$3`'s site but `$1`, each with their review-waiting notification written
 /// after `$2`, if any (its id, count and first item): one statement, as each costs the write
 /// a round trip to the database's thread.
-const REVIEWERS: &str = "SELECT u.id, r.id, r.count, r.item_id FROM users AS u \
+const REVIEWERS: &str = concat!(
+    "SELECT u.id, r.id, r.count, r.item_id FROM users AS u \
      LEFT JOIN notifications AS r ON r.id = (SELECT n.id FROM notifications AS n \
          WHERE n.user_id = u.id AND n.type = 'review' AND n.created_at > $2 ORDER BY n.id DESC LIMIT 1) \
-     WHERE u.is_admin AND NOT u.disabled AND u.id <> $1";
-/// A row of [`REVIEWERS`]: the administrator, and their recent review notification's id,
+     WHERE u.id <> $1 AND ",
+    looks_after_item_site!("$3")
+);
+/// A row of [`REVIEWERS`]: who looks after the site, and their recent review notification's id,
 /// count and first item (all `NULL` without one).
 type Reviewer = (String, Option<i64>, Option<i64>, Option<i64>);
 const RAISE_REVIEW: &str =
@@ -96,7 +119,7 @@ impl From<NotificationRow> for Notification {
     }
 }
 
-/// The parameters of [`NOTIFY_ADMINS`], and after the user those of [`NOTIFY_USER`].
+/// The parameters of [`NOTIFY_SITE_STAFF`], and after the user those of [`NOTIFY_USER`].
 fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 6] {
     let items: Vec<String> = notice.items.iter().map(ToString::to_string).collect();
     [
@@ -131,22 +154,23 @@ impl Store {
         Ok(row)
     }
 
-    /// Writes `notice` for every administrator on `tx`, queued to be emailed like
-    /// [`Store::notify_user`].
-    pub(super) async fn notify_admins(
+    /// Writes `notice` on `tx` for those who look after its item's site (its staff, else the
+    /// administrators), queued to be emailed like [`Store::notify_user`].
+    pub(super) async fn notify_site_staff(
         &self,
         tx: &mut impl Tx,
         notice: &Notice,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let rows: Vec<NotificationRow> = tx.rows(NOTIFY_ADMINS, &notice_args(notice, now)).await?;
+        let rows: Vec<NotificationRow> = tx.rows(NOTIFY_SITE_STAFF, &notice_args(notice, now)).await?;
         for row in &rows {
             self.queue_mail(tx, row, now).await?;
         }
         Ok(rows)
     }
 
-    /// Tells the administrators (but `reporter`) on `tx` that report `item` waits for review:
+    /// Tells those who look after report `item`'s site (but `reporter`) on `tx` that it waits
+    /// for review:
     /// at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving within the
     /// window raises its count (and marks it unread) instead. Called in the report's
     /// transaction, after it took the list version: reports arriving at once on several
@@ -158,7 +182,7 @@ impl Store {
         reporter: &str,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let args = [reporter.into(), (now - REVIEW_WINDOW_MS).into()];
+        let args = [reporter.into(), (now - REVIEW_WINDOW_MS).into(), item.get().into()];
         let reviewers: Vec<Reviewer> = tx.rows(REVIEWERS, &args).await?;
         let mut notified = Vec::new();
         for (admin, recent, count, first) in &reviewers {

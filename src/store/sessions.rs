@@ -2,7 +2,12 @@
 //! which every node reads to turn the sockets of ended sessions anonymous (the command line,
 //! another node or the purge may have ended them).
 
-use super::{Store, StoreError, statement::Tx, users::UserRow, with_pool};
+use super::{
+    Store, StoreError,
+    statement::Tx,
+    users::{UserRow, user_columns},
+    with_pool,
+};
 use crate::domain::User;
 
 /// Sessions recorded as ended are forgotten after this long: every node has read them by
@@ -11,8 +16,12 @@ pub const ENDED_SESSIONS_KEPT_MS: i64 = 10 * 60 * 1000;
 
 const INSERT_SESSION: &str =
     "INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)";
-const SESSION_USER: &str = "SELECT u.id, u.name, u.is_admin, s.last_seen_at FROM sessions s \
-     JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.last_seen_at > $2 AND NOT u.disabled";
+const SESSION_USER: &str = concat!(
+    "SELECT ",
+    user_columns!("u"),
+    ", s.last_seen_at FROM sessions s \
+     JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.last_seen_at > $2 AND NOT u.disabled"
+);
 const RECORD_ENDED: &str =
     "INSERT INTO ended_sessions (token_hash, ended_at) SELECT token_hash, $2 FROM sessions WHERE token_hash = $1";
 const RECORD_ENDED_IDLE: &str =

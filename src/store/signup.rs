@@ -6,7 +6,7 @@ use super::{
     Store, StoreError,
     account_mail::{end_reset_links, queue_account_mail},
     statement::Tx,
-    users::{NO_PASSWORD, NewUserRow, UserRow, end_sessions_of},
+    users::{NO_PASSWORD, NewUserRow, UserRow, end_sessions_of, user_columns},
     with_pool,
 };
 use crate::domain::{AccountMailKind, Email, ImportedAccount, LinkPurpose, Signup, User};
@@ -41,9 +41,12 @@ const TAKE_TOKEN: &str = "DELETE FROM account_tokens WHERE token_hash = $1 AND p
 const LINK_ACCOUNT: &str = "SELECT u.id, u.verified FROM account_tokens t JOIN users u ON u.id = t.user_id \
      WHERE t.token_hash = $1 AND t.purpose = 'verify' AND t.expires_at > $2 AND NOT u.disabled";
 /// The address verified becomes the account's; a sign-up may log in from now on.
-const VERIFY: &str = "UPDATE users SET email = $2, verified = TRUE, \
+const VERIFY: &str = concat!(
+    "UPDATE users SET email = $2, verified = TRUE, \
      pending_email = CASE WHEN lower(pending_email) = lower($2) THEN NULL ELSE pending_email END \
-     WHERE id = $1 AND NOT disabled RETURNING id, name, is_admin";
+     WHERE id = $1 AND NOT disabled RETURNING ",
+    user_columns!("users")
+);
 /// A good link's account, when it may have a password (it is not linked to single sign-on).
 const GOOD_TOKEN: &str = "SELECT t.user_id FROM account_tokens t JOIN users u ON u.id = t.user_id \
      WHERE t.token_hash = $1 AND t.purpose = $2 AND t.expires_at > $3 AND u.oidc_subject IS NULL";

@@ -6,7 +6,7 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{Site, geo::UnitVector};
+use crate::domain::{Site, geo::UnitVector, nearest_site as nearest};
 
 #[derive(sqlx::FromRow)]
 struct SiteRow {
@@ -68,7 +68,6 @@ const HOLDS_ITEMS: &str = "SELECT EXISTS (SELECT 1 FROM items WHERE site_id = $1
 const DELETE_SITE: &str = "DELETE FROM sites WHERE id = $1";
 /// Items an older node reported during a rolling upgrade, without a site.
 const STRAYS: &str = "SELECT id, lat, lng FROM items WHERE site_id IS NULL";
-const SITE_POINTS: &str = "SELECT id, lat, lng FROM sites ORDER BY id";
 const GIVE_SITE: &str = "UPDATE items SET site_id = $1 WHERE id = $2";
 /// The site an upgrade made (`created_at` 0) takes the office's text as how to collect, once.
 const FILL_UPGRADED: &str = "UPDATE sites SET collect = $1, created_at = $2 WHERE created_at = 0";
@@ -165,19 +164,15 @@ impl Store {
         }
         with_pool!(self, write, |pool| {
             let strays: Vec<(i64, f64, f64)> = pool.rows(STRAYS, &[]).await?;
-            let sites: Vec<(i64, Option<f64>, Option<f64>)> = pool.rows(SITE_POINTS, &[]).await?;
+            let sites: Vec<Site> = pool
+                .rows::<SiteRow>(LIST_SITES, &[])
+                .await?
+                .into_iter()
+                .map(Site::from)
+                .collect();
             for (item, lat, lng) in &strays {
-                let at = UnitVector::new(*lat, *lng);
-                let nearness = |(_, lat, lng): &&(i64, Option<f64>, Option<f64>)| {
-                    lat.zip(*lng).map_or(-2.0, |(lat, lng)| {
-                        let site = UnitVector::new(lat, lng);
-                        site.x * at.x + site.y * at.y + site.z * at.z
-                    })
-                };
-                // The first of the nearest, as the insert's `ORDER BY … DESC, id`.
-                let nearest = sites.iter().rev().max_by(|a, b| nearness(a).total_cmp(&nearness(b)));
-                if let Some((site, _, _)) = nearest {
-                    pool.run(GIVE_SITE, &[(*site).into(), (*item).into()]).await?;
+                if let Some(site) = nearest(&sites, *lat, *lng) {
+                    pool.run(GIVE_SITE, &[site.id.into(), (*item).into()]).await?;
                 }
             }
             Ok(strays.len())

@@ -4,17 +4,21 @@
 use super::{
     Store, StoreError,
     statement::Tx,
-    users::{NO_PASSWORD, NewUserRow, UserRow},
+    users::{NO_PASSWORD, NewUserRow, UserRow, user_columns},
     with_pool,
 };
-use crate::domain::{Email, SsoIdentity, User, access::Role};
+use crate::domain::{Email, SsoIdentity, User};
 
 /// How long a login may take at the provider.
 pub const LOGIN_LIFETIME_MS: i64 = 10 * 60 * 1000;
 
 const INSERT_LOGIN: &str = "INSERT INTO oidc_logins (state_hash, verifier, nonce, created_at) VALUES ($1, $2, $3, $4)";
 const TAKE_LOGIN: &str = "DELETE FROM oidc_logins WHERE state_hash = $1 AND created_at > $2 RETURNING verifier, nonce";
-const LINKED: &str = "SELECT id, name, is_admin, disabled FROM users WHERE oidc_subject = $1";
+const LINKED: &str = concat!(
+    "SELECT ",
+    user_columns!("users"),
+    ", disabled FROM users WHERE oidc_subject = $1"
+);
 
 /// What became of a single sign-on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +90,7 @@ async fn sso_sign_in(tx: &mut impl Tx, identity: &SsoIdentity, now: i64) -> sqlx
                 &[user.id.as_str().into(), admin.into()],
             )
             .await?;
-            user.role = Role::from_admin_flag(admin);
+            user = User::new(user.id, user.name, admin, user.sites);
         }
         tx.run(
             "UPDATE users SET email = COALESCE(email, $2) WHERE id = $1",

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use super::{Store, StoreError, statement::Arg};
 use crate::domain::{DisposalMethod, ItemKind, ItemStatus, Stats, StatsWindow};
 
-/// The reports counted: created in `[$1, $2)`.
+/// The reports counted: created in `[$1, $2)`, at site `$3` or any (`NULL`).
 macro_rules! window {
     () => {
-        " FROM items WHERE created_at >= $1 AND created_at < $2"
+        " FROM items WHERE created_at >= $1 AND created_at < $2 AND ($3 IS NULL OR site_id = $3)"
     };
 }
 const BY_STATE: &str = concat!("SELECT kind, status, COUNT(*)", window!(), " GROUP BY kind, status");
@@ -36,9 +36,10 @@ const RETURNS: &str = concat!(
 
 impl Store {
     pub async fn stats(&self, window: StatsWindow) -> Result<Stats, StoreError> {
-        let args: [Arg<'static>; 2] = [
+        let args: [Arg<'static>; 3] = [
             window.since.unwrap_or(i64::MIN).into(),
             window.until.unwrap_or(i64::MAX).into(),
+            window.site.into(),
         ];
         let by_state: Vec<(String, String, i64)> = self.read_rows(BY_STATE, &args).await?;
         let by_category: Vec<(Option<String>, String, i64)> = self.read_rows(BY_CATEGORY, &args).await?;

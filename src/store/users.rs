@@ -12,23 +12,45 @@ use crate::{
     time::now_ms,
 };
 
-/// A `users` row without the password hash.
+/// A `users` row without the password hash: select it with [`user_columns`].
 #[derive(sqlx::FromRow)]
 pub(super) struct UserRow {
     id: String,
     name: String,
     is_admin: bool,
+    /// The sites the account works at, as `2,5`.
+    staff_at: Option<String>,
 }
 
 impl From<UserRow> for User {
     fn from(row: UserRow) -> Self {
-        Self {
-            id: row.id,
-            name: row.name,
-            role: Role::from_admin_flag(row.is_admin),
-        }
+        let sites = row
+            .staff_at
+            .iter()
+            .flat_map(|sites| sites.split(','))
+            .filter_map(|site| site.parse().ok())
+            .collect();
+        Self::new(row.id, row.name, row.is_admin, sites)
     }
 }
+
+/// A [`UserRow`]'s columns of the `users` table named `$users` in the query.
+macro_rules! user_columns {
+    ($users:literal) => {
+        concat!(
+            $users,
+            ".id, ",
+            $users,
+            ".name, ",
+            $users,
+            ".is_admin, \
+             (SELECT string_agg(CAST(site_id AS TEXT), ',') FROM site_staff WHERE site_staff.user_id = ",
+            $users,
+            ".id) AS staff_at"
+        )
+    };
+}
+pub(super) use user_columns;
 
 /// What a login checks: the account, its Argon2id hash (not a valid one for an account
 /// without a password: sign-on only, or imported and not set yet), and whether it may log in.
@@ -86,7 +108,7 @@ impl From<AccountRow> for Account {
 
 macro_rules! account_columns {
     () => {
-        "id, name, is_admin, email, disabled, verified, created_at"
+        concat!(user_columns!("users"), ", email, disabled, verified, created_at")
     };
 }
 
@@ -119,10 +141,15 @@ pub const NO_PASSWORD: &str = "!";
 /// An account linked to single sign-on has no password here (`$2`, [`NO_PASSWORD`]), whatever
 /// was stored before it was linked: it signs in at the provider only, which decides its role
 /// at each sign-in.
-const LOGIN_RECORD: &str = "SELECT id, name, is_admin, \
-     CASE WHEN oidc_subject IS NULL THEN password_hash ELSE $2 END AS password_hash, disabled, verified \
-     FROM users WHERE lower(id) = lower($1)";
+const LOGIN_RECORD: &str = concat!(
+    "SELECT ",
+    user_columns!("users"),
+    ", CASE WHEN oidc_subject IS NULL THEN password_hash ELSE $2 END AS password_hash, disabled, verified \
+     FROM users WHERE lower(id) = lower($1)"
+);
 const SELECT_ACCOUNT: &str = concat!("SELECT ", account_columns!(), " FROM users WHERE lower(id) = lower($1)");
+const SITE_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM sites WHERE id = $1)";
+const ADD_STAFF: &str = "INSERT INTO site_staff (user_id, site_id) VALUES ($1, $2)";
 /// Ids that differ only in case, each pair once.
 const CASE_TWINS: &str = "SELECT a.id, b.id FROM users a JOIN users b ON lower(a.id) = lower(b.id) AND a.id < b.id \
      ORDER BY a.id, b.id";
@@ -148,6 +175,8 @@ pub enum AccountChange<T> {
     NotFound,
     /// Refused: it would leave no active administrator.
     LastAdmin,
+    /// Refused: a site it names does not exist.
+    UnknownSite,
 }
 
 /// Whether `id` is the only active administrator, read with the administrators' rows locked
@@ -259,6 +288,12 @@ impl Store {
     pub async fn update_account(&self, id: &str, patch: &AccountPatch) -> Result<AccountChange<Account>, StoreError> {
         let email = patch.email().map(|email| email.map(Email::as_str));
         with_pool!(self, write, |pool| {
+            for site in patch.sites().unwrap_or_default() {
+                let (known,): (bool,) = pool.row(SITE_EXISTS, &[(*site).into()]).await?;
+                if !known {
+                    return Ok(AccountChange::UnknownSite);
+                }
+            }
             if patch.demotes_or_disables() && is_last_admin(pool, id).await? {
                 return Ok(AccountChange::LastAdmin);
             }
@@ -282,7 +317,19 @@ impl Store {
             {
                 end_reset_links(pool, &row.user.id, now_ms()).await?;
             }
-            Ok(row.map_or(AccountChange::NotFound, |row| AccountChange::Done(row.into())))
+            let Some(mut row) = row else {
+                return Ok(AccountChange::NotFound);
+            };
+            if let Some(sites) = patch.sites() {
+                let user = row.user.id.as_str();
+                pool.run("DELETE FROM site_staff WHERE user_id = $1", &[user.into()])
+                    .await?;
+                for site in sites {
+                    pool.run(ADD_STAFF, &[user.into(), (*site).into()]).await?;
+                }
+                row = pool.row(SELECT_ACCOUNT, &[user.into()]).await?;
+            }
+            Ok(AccountChange::Done(row.into()))
         })
     }
 
@@ -331,7 +378,10 @@ impl Store {
 
     pub async fn list_users(&self) -> Result<Vec<User>, StoreError> {
         let rows: Vec<UserRow> = self
-            .read_rows("SELECT id, name, is_admin FROM users ORDER BY id", &[])
+            .read_rows(
+                concat!("SELECT ", user_columns!("users"), " FROM users ORDER BY id"),
+                &[],
+            )
             .await?;
         Ok(rows.into_iter().map(User::from).collect())
     }
@@ -400,10 +450,14 @@ impl Store {
         self.write(RETIRE_ORPHAN_IDS, &[now_ms().into()]).await
     }
 
-    /// The names of the enabled staff accounts.
+    /// The names of the enabled administrators and staff.
     pub async fn staff_names(&self) -> Result<Vec<String>, StoreError> {
         let rows: Vec<(String,)> = self
-            .read_rows("SELECT name FROM users WHERE is_admin AND NOT disabled", &[])
+            .read_rows(
+                "SELECT name FROM users u WHERE NOT disabled \
+                 AND (is_admin OR EXISTS (SELECT 1 FROM site_staff w WHERE w.user_id = u.id))",
+                &[],
+            )
             .await?;
         Ok(rows.into_iter().map(|(name,)| name).collect())
     }

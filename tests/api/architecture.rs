@@ -397,7 +397,7 @@ fn the_scanner_leaves_out_comments_and_strings_and_expands_use_trees() {
 
 /// What deciding a permission looks like in code, with spaces taken out: a role compared or
 /// matched, or the administrator's flag read.
-const ROLE_TESTS: [&str; 10] = [
+const ROLE_TESTS: [&str; 11] = [
     ".role==",
     ".role!=",
     "==Role::",
@@ -405,6 +405,7 @@ const ROLE_TESTS: [&str; 10] = [
     "==Some(Role::",
     "!=Some(Role::",
     "Role::Member=>",
+    "Role::Staff=>",
     "Role::Administrator=>",
     ".role,Role::",
     "letRole::",

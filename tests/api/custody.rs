@@ -576,7 +576,7 @@ async fn statistics_count_a_known_set_of_reports() {
     assert_eq!(
         stats,
         json!({
-            "since": "2026-03-01T00:00:00.000Z", "until": "2026-04-01T00:00:00.000Z",
+            "since": "2026-03-01T00:00:00.000Z", "until": "2026-04-01T00:00:00.000Z", "site": null,
             "reports": { "total": 5, "lost": 2, "found": 3 },
             "states": { "pending": 1, "approved": 3, "rejected": 1 },
             "categories": [

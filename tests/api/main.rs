@@ -43,6 +43,7 @@ mod sites;
 mod smoke;
 mod smtp_sink;
 mod sso;
+mod staff;
 mod startup;
 mod takeover;
 mod throttle;

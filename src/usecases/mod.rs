@@ -1,0 +1,36 @@
+//! What people do with the service, one function each: report, review, take in, decide a
+//! claim, dispose, close, send to another site, receive, keep bins. Each asks the access
+//! module whether the actor may do it to this item at its site, calls the store (each store
+//! call is one transaction), and starts what follows (telling the owners of matches). HTTP
+//! handlers and the command line parse, call one of these, and answer.
+
+pub mod bins;
+pub mod claims;
+pub mod reports;
+pub mod transfers;
+
+use crate::{
+    domain::{
+        User,
+        access::{self, Action},
+    },
+    error::{AppError, Result},
+};
+
+pub const NO_SITE: &str = "Site not found";
+/// What staff hear when they act on another site's item.
+pub const OTHER_SITE: &str = "This item belongs to another site: only its staff may do that";
+/// An item on its way to another site is handed over, disposed of or sent nowhere else.
+pub const IN_TRANSIT: &str = "Item is in transit";
+
+/// Refuses `user` doing `action` at `site` (an item's, a bin's) when they may not: 403, with
+/// why when they may do it at other sites.
+fn check_at(user: &User, action: Action, site: Option<i64>) -> Result<()> {
+    if access::may_at(user, action, site) {
+        Ok(())
+    } else if access::may(user, action) {
+        Err(AppError::NotAllowed(OTHER_SITE))
+    } else {
+        Err(AppError::Forbidden)
+    }
+}

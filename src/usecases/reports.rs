@@ -1,0 +1,127 @@
+//! Reports: made, reviewed, moved between bins, removed, disposed of, closed.
+
+use super::{IN_TRANSIT, check_at};
+use crate::{
+    domain::{
+        Bin, Item, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewDisposal, NewItem, Site, User,
+        ValidationError,
+        access::{self, Action},
+        nearest_site,
+    },
+    error::{AppError, Result},
+    meaning,
+    state::AppState,
+    time::now_ms,
+};
+
+/// Reports an item, or (staff) takes in one handed in at the desk. A found item goes to the
+/// site chosen, else staff's own site nearest it, else the nearest site; a bin named must be
+/// that site's.
+pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item> {
+    let sites = state.store.sites().await?;
+    let staffed = |site: &&Site| user.sites.contains(&site.id);
+    let item = match item.site() {
+        Some(site) if !sites.iter().any(|s| s.id == site) => {
+            return Err(ValidationError::new("siteId", "Invalid site").into());
+        }
+        // Staff take in at their own sites only; anyone else may hand in anywhere.
+        Some(site) if item.kind() == ItemKind::Found && access::may(user, Action::TakeIn) => {
+            check_at(user, Action::TakeIn, Some(site))?;
+            item
+        }
+        Some(_) => item,
+        // Those who work at sites take in at theirs.
+        None if item.kind() == ItemKind::Found && !user.sites.is_empty() => {
+            let own: Vec<Site> = sites.iter().filter(staffed).cloned().collect();
+            match nearest_site(&own, item.lat(), item.lng()) {
+                Some(site) => {
+                    let id = site.id;
+                    item.at_site(id)
+                }
+                None => item,
+            }
+        }
+        None => item,
+    };
+    let item = match item.bin() {
+        Some(bin) => {
+            let site = item
+                .site()
+                .or_else(|| nearest_site(&sites, item.lat(), item.lng()).map(|s| s.id));
+            let bin = bin_of(state, bin, site).await?;
+            item.in_bin(&bin)
+        }
+        None => item,
+    };
+    let now = now_ms();
+    let item = state.store.insert_item(&item, &user.id, now).await?;
+    state.meanings.item_changed(&item);
+    if item.status == ItemStatus::Approved {
+        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+    }
+    Ok(item)
+}
+
+/// Reviews an item of the reviewer's site: its status, its storage place or its bin (one
+/// click or scan moves it, recorded in its history).
+pub async fn review(state: &AppState, user: &User, id: ItemId, patch: ItemPatch) -> Result<Item> {
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    check_at(user, Action::Review, item.site_id)?;
+    let patch = match patch.bin() {
+        Some(Some(bin)) => {
+            let bin = bin_of(state, bin, item.site_id).await?;
+            patch.into_bin(Some(&bin))
+        }
+        Some(None) => patch.into_bin(None),
+        None => patch,
+    };
+    let now = now_ms();
+    let (item, approved) = state
+        .store
+        .update_item(id, &patch, &user.id, now)
+        .await?
+        .ok_or(ItemNotFound)?;
+    if approved {
+        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+    }
+    Ok(item)
+}
+
+/// Removes an item of the remover's site, with its photo, thread and claims.
+pub async fn remove(state: &AppState, user: &User, id: ItemId) -> Result<()> {
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    check_at(user, Action::Remove, item.site_id)?;
+    if state.store.delete_item(id, &user.id, now_ms()).await? {
+        Ok(())
+    } else {
+        Err(ItemNotFound.into())
+    }
+}
+
+/// Records what became of a found item of the site nobody claimed.
+pub async fn dispose(state: &AppState, user: &User, id: ItemId, disposal: &NewDisposal) -> Result<Item> {
+    let item = state.store.item(id).await?.ok_or(ItemNotFound)?;
+    check_at(user, Action::Dispose, item.site_id)?;
+    if item.transit_to.is_some() {
+        return Err(AppError::Conflict(IN_TRANSIT));
+    }
+    Ok(state.store.dispose_item(id, disposal, &user.id, now_ms()).await??)
+}
+
+/// Closes a report: its reporter's own, or as staff of its site (who may close what the
+/// office keeps).
+pub async fn close(state: &AppState, user: &User, item: &Item, reason: Option<&str>) -> Result<Item> {
+    let staff = access::may_at(user, Action::Review, item.site_id);
+    Ok(state
+        .store
+        .close_item(item.id, reason, &user.id, staff, now_ms())
+        .await??)
+}
+
+/// Bin `id`, when it is `site`'s; else 400 naming `binId`.
+pub(super) async fn bin_of(state: &AppState, id: i64, site: Option<i64>) -> Result<Bin> {
+    match state.store.bin(id).await? {
+        Some(bin) if Some(bin.site_id) == site => Ok(bin),
+        _ => Err(ValidationError::new("binId", "Invalid bin").into()),
+    }
+}
