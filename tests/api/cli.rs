@@ -157,6 +157,35 @@ async fn accounts_made_on_the_command_line_log_in() {
 }
 
 #[tokio::test]
+async fn staff_are_put_at_sites_on_the_command_line() {
+    let db = TestDb::new().await;
+    succeeds(
+        &db,
+        &["add", "lee", "--name", "Lee", "--password-stdin"],
+        Some("lee-pass-12\n"),
+    )
+    .await;
+    command_on(db.url(), "site", &["add", "Gym"], None).await;
+    let out = succeeds(&db, &["sites", "lee", "2", "1"], None).await;
+    assert!(
+        out.contains("'lee' (staff) in ") && out.contains("works at sites 1, 2"),
+        "{out}"
+    );
+    assert_eq!(listed(&db, "lee").await.unwrap()[1..3], ["staff", "1,2"]);
+    let err = fails(&db, &["sites", "lee", "7"], None).await;
+    assert!(err.contains("no such site in"), "{err}");
+    assert_eq!(listed(&db, "lee").await.unwrap()[2], "1,2", "nothing changed");
+    assert!(
+        fails(&db, &["sites", "nobody", "1"], None)
+            .await
+            .contains("no user 'nobody'")
+    );
+    let out = succeeds(&db, &["sites", "lee"], None).await;
+    assert!(out.contains("works at no site"), "{out}");
+    assert_eq!(listed(&db, "lee").await.unwrap()[1], "member");
+}
+
+#[tokio::test]
 async fn command_line_mistakes_fail_with_a_clear_message() {
     let db = TestDb::new().await;
     succeeds(

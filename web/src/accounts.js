@@ -1,5 +1,5 @@
-// Accounts, for administrators: everyone who can log in, with their role, email address and
-// whether they are disabled (or, signed up, wait for their email confirmation); a form to
+// Accounts, for administrators: everyone who can log in, with their role (member, staff of
+// the desks they work at, administrator), email address and whether they are disabled (or, signed up, wait for their email confirmation); a form to
 // create one; and on each account, forms to change its name, email and role or to set a new
 // password, Unlock (forget its failed logins) and Disable or Enable. Administrators cannot
 // demote or disable themselves, so their own account offers neither (nor a reset that would
@@ -10,6 +10,14 @@ import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
+import { runsService, siteName } from "./desks.js";
+
+/** Each role as the accounts list names it. */
+const ROLES = {
+  get member() { return t("accounts.user"); },
+  get staff() { return t("common.staff"); },
+  get administrator() { return t("accounts.administrator"); },
+};
 
 export class Accounts {
   constructor(state) {
@@ -27,7 +35,7 @@ export class Accounts {
   }
 
   show() {
-    const admin = Boolean(this.state.user?.isAdmin);
+    const admin = runsService(this.state.user);
     this.hint.hidden = admin;
     this.content.hidden = !admin;
     if (admin) {
@@ -46,7 +54,7 @@ export class Accounts {
     const accounts = await showingErrors(this.fetch());
     if (!accounts) return;
     // Logged out while the list was on its way: it is not for the next person.
-    if (!this.state.user?.isAdmin) return;
+    if (!runsService(this.state.user)) return;
     this.headings.clear();
     this.list.replaceChildren(...accounts.map((account) => this.card(account)));
     this.count.textContent = tn("accounts.count", accounts.length);
@@ -85,7 +93,7 @@ export class Accounts {
         "div",
         { class: "account-head" },
         heading,
-        h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, account.isAdmin ? t("common.staff") : t("accounts.user")),
+        h("span", { class: `state ${account.isAdmin ? "staff" : "user"}` }, ROLES[account.role] ?? account.role),
         account.disabled ? h("span", { class: "state disabled" }, t("accounts.disabled")) : null,
         // A sign-up whose link was not opened yet: it cannot log in.
         account.verified === false ? h("span", { class: "state pending" }, t("accounts.unverified")) : null,
@@ -96,6 +104,9 @@ export class Accounts {
         `${account.id}${self ? t("accounts.you") : ""} · ${account.email ?? t("accounts.noEmail")} · `,
         h("span", { class: "nowrap" }, t("accounts.createdOn", { date: formatTime(account.created_at) })),
       ),
+      account.sites?.length
+        ? h("p", { class: "meta" }, t("accounts.worksAt", { sites: account.sites.map((id) => siteName(this.state, id)).join(", ") }))
+        : null,
       h(
         "div",
         { class: "actions" },
@@ -127,13 +138,22 @@ export class Accounts {
       { id: `edit-${account.id}`, class: "inline-form", "aria-label": t("accounts.editOf", { id: account.id }) },
       h("label", {}, t("common.name"), h("input", { name: "name", value: account.name, required: true, maxlength: 100, autocomplete: "off" })),
       h("label", {}, t("common.email"), h("input", { name: "email", type: "email", value: account.email ?? "", autocomplete: "off" })),
-      self ? null : h("label", { class: "check" }, h("input", { type: "checkbox", name: "isAdmin", checked: account.isAdmin }), t("common.staff")),
+      self ? null : h("label", { class: "check" }, h("input", { type: "checkbox", name: "isAdmin", checked: account.role === "administrator" }), t("accounts.administrator")),
+      h(
+        "fieldset",
+        { class: "sites" },
+        h("legend", {}, t("accounts.sites")),
+        ...(this.state.sites ?? []).map((site) =>
+          h("label", { class: "check" }, h("input", { type: "checkbox", name: "site", value: site.id, checked: account.sites?.includes(site.id) }), site.name),
+        ),
+      ),
       h("button", { type: "submit" }, t("common.save")),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const f = form.elements;
-      const patch = { name: f.name.value.trim(), email: f.email.value.trim() || null };
+      const sites = [...form.querySelectorAll('input[name="site"]:checked')].map((box) => Number(box.value));
+      const patch = { name: f.name.value.trim(), email: f.email.value.trim() || null, sites };
       if (!self) patch.isAdmin = f.isAdmin.checked;
       this.change(account, "PATCH", path, patch, t("accounts.saved", { id: account.id }));
     });

@@ -1,5 +1,5 @@
 // Start-up, the session in the header, and the addresses: a screen each (#/browse, #/report,
-// #/mine, #/intake, #/labels, #/stats, #/account, #/signup, ...) and an item's view over the
+// #/mine, #/intake, #/labels, #/stats, #/desks, #/account, #/signup, ...) and an item's view over the
 // screen shown (#/items/ID), which Back closes.
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
@@ -12,6 +12,7 @@ import { Accounts } from "./accounts.js";
 import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { Chat } from "./chat.js";
+import { Desks, runsService } from "./desks.js";
 import { Forgot } from "./forgot.js";
 import { Header } from "./header.js";
 import { Intake } from "./intake.js";
@@ -44,11 +45,11 @@ async function main() {
     whoIsIn(),
     api("GET", "/api/sites"),
   ]);
-  Object.assign(state, { config, access, user: me.user, sites });
+  Object.assign(state, { config, access, user: await withAccess(me.user), sites });
   header = new Header();
   dialog = new ItemDialog(state);
-  const login = new LoginPanel(state, (user) => {
-    setUser(user);
+  const login = new LoginPanel(state, async (user) => {
+    setUser(await withAccess(user));
     showNotice(t("login.welcome", { name: user.name }));
     // Emails go out in the language chosen here.
     if (languageChosen()) sendLanguage();
@@ -66,6 +67,7 @@ async function main() {
   views.labels = new Labels(state);
   views.review = new Review(state, dialog);
   views.stats = new Stats(state);
+  views.desks = new Desks(state);
   views.accounts = new Accounts(state);
   views.chat = new Chat(state);
   views.account = new Account(state);
@@ -112,6 +114,17 @@ async function whoIsIn() {
   } catch (error) {
     if (navigator.onLine) throw error;
     return { user: null };
+  }
+}
+
+/** `user` with what they are to the service (`role`, `sites`), asked when they may review:
+ *  staff of some desks, or an administrator. */
+async function withAccess(user) {
+  if (!user?.isAdmin) return user;
+  try {
+    return { ...user, ...(await api("GET", "/api/me/access")) };
+  } catch {
+    return user;
   }
 }
 
@@ -173,6 +186,7 @@ function renderSession() {
   document.getElementById("user-name").textContent = user ? user.name : "";
   for (const el of document.querySelectorAll("[data-user]")) el.hidden = !user;
   for (const el of document.querySelectorAll("[data-admin]")) el.hidden = !user?.isAdmin;
+  for (const el of document.querySelectorAll("[data-manager]")) el.hidden = !runsService(user);
   for (const el of document.querySelectorAll("[data-visitor]")) el.hidden = Boolean(user);
   bell.load();
 }

@@ -13,20 +13,23 @@ import { categoryName } from "./categories.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 import { formatDistance, formatNumber, t } from "./i18n.js";
+import { siteName, worksAt } from "./desks.js";
 import { printLabels } from "./labels.js";
 import { L, createMap } from "./map.js";
 import { MATCHES_CHANGED, fetchMatches, likelyBadge, suggestion, whyWords } from "./matches.js";
 import { itemCircle, itemPin } from "./markers.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
+import { moveToBin, receiveHere, sendToDesk } from "./shelving.js";
 import { socket } from "./socket.js";
 
 const FIELDS = [
   "id", "title", "desc", "cat", "kind", "place", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
   "photoUrl", "siteId", ...OUTCOME_FIELDS,
 ].join(",");
-/** What staff see besides: who handed a found item in, and how long it is kept. */
-const STAFF_FIELDS = `${FIELDS},finder,holdUntil`;
+/** What staff see besides: who handed a found item in, how long it is kept, its bin, and
+ *  the desk it is on its way to. */
+const STAFF_FIELDS = `${FIELDS},finder,holdUntil,binId,transitTo`;
 /** How the user's own claim reads, by its state. */
 const CLAIM_WORDS = {
   get open() { return t("item.claim.open"); },
@@ -140,6 +143,7 @@ export class ItemDialog {
       [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
       [t("item.where"), whereWords(item)],
       this.siteField(item),
+      item.transitTo ? [t("item.inTransit"), t("desks.to", { site: siteName(this.state, item.transitTo) })] : null,
       item.returnedAt ? [t("outcome.returned"), formatTime(item.returnedAt)] : null,
       item.disposedAt ? [t("item.disposedOf"), disposalWords(item)] : null,
       item.closedAt ? [t("outcome.closed"), formatTime(item.closedAt)] : null,
@@ -193,12 +197,36 @@ export class ItemDialog {
     if (user?.isAdmin && item.kind === "found") {
       buttons.push(h("button", { type: "button", class: "secondary", onclick: () => this.printLabel(item) }, t("common.printLabel")));
     }
+    // Where it is kept: its desk's staff move it between bins and send it to another desk;
+    // the desk it travels to receives it.
+    const held = item.kind === "found" && item.status === "approved" && isOpen(item);
+    const button = (words, question, done, secondary = true) =>
+      h("button", { type: "button", class: secondary ? "secondary" : null, onclick: () => this.shelved(item, question(), done) }, words);
+    const said = { title: item.title };
+    if (held && !item.transitTo && worksAt(user, item.siteId)) {
+      buttons.push(button(t("shelving.move"), () => moveToBin(item), t("shelving.moved", said)));
+      if ((this.state.sites ?? []).length > 1) {
+        buttons.push(button(t("shelving.send"), () => sendToDesk(item, this.state.sites), t("shelving.sent", said)));
+      }
+    }
+    if (item.transitTo && worksAt(user, item.transitTo)) {
+      buttons.push(button(t("desks.receive"), () => receiveHere(item), t("desks.received", said), false));
+    }
     if (isOpen(item) && user && (user.isAdmin || user.id === item.createdBy)) {
       buttons.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.close(item) }, t("common.closeReport")));
     }
     const actions = document.getElementById("item-actions");
     actions.replaceChildren(...buttons);
     actions.hidden = buttons.length === 0;
+  }
+
+  /** Once staff answered a question about where `item` is, shows it as it now is and says
+   *  `done`; nothing when they cancelled. */
+  async shelved(item, question, done) {
+    if (!(await question) || item.id !== this.itemId) return;
+    await this.show(item.id);
+    showNotice(done);
+    document.getElementById("item-title").focus();
   }
 
   /** The label's screen, after the item's view in the history: the router closes the view. */

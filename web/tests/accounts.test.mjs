@@ -62,18 +62,18 @@ test("an administrator creates an account, the new user logs in, and staff chang
   await page.waitForFunction(() => document.activeElement?.name === "name");
   await editForm.getByLabel("Name").fill("Carol Staff");
   await editForm.getByLabel("Email").fill("");
-  await editForm.getByLabel("Staff").check();
+  await editForm.getByLabel("Administrator").check();
   await screenshot(page, "accounts-desktop");
   await editForm.getByRole("button", { name: "Save" }).click();
   await page.getByText("“carol” is saved.").waitFor();
   const changed = accountCard(page, "Carol Staff");
   await changed.getByText("carol · no email").waitFor();
-  await changed.locator(".state", { hasText: "Staff" }).waitFor();
+  await changed.locator(".state", { hasText: "Administrator" }).waitFor();
   await focusedIs(page, "Carol Staff"); // the keyboard stays on the account it changed
   const [stored] = (await (await asAdmin())("GET", "/api/users")).filter((a) => a.id === "carol");
   assert.deepEqual([stored.name, stored.email, stored.isAdmin], ["Carol Staff", null, true]);
 
-  // Carol, now staff, sees the staff screens.
+  // Carol, now an administrator, sees the staff screens and Accounts.
   await user.reload();
   await user.locator("#user-name", { hasText: /^Carol Staff$/ }).waitFor();
   await user.getByRole("banner").locator(".state", { hasText: "Staff" }).waitFor();
@@ -83,7 +83,7 @@ test("an administrator creates an account, the new user logs in, and staff chang
   const own = accountCard(page, "Front Desk");
   await own.getByText("admin (you)").waitFor();
   await own.getByRole("button", { name: "Edit" }).click();
-  await count(own.getByLabel("Staff"), 0);
+  await count(own.getByLabel("Administrator"), 0);
   for (const name of ["Disable", "Reset password"]) await count(own.getByRole("button", { name }), 0);
   noPageErrors(page);
   noPageErrors(user);

@@ -213,6 +213,11 @@ const SCREENS = {
       await page.locator("#account-list li").first().waitFor();
       await nonEmpty(page, "#accounts-count");
     }],
+    ["desks", async (page) => {
+      await go(page, "#/desks", "desks");
+      await page.locator("#desk-bins li").first().waitFor();
+      await page.locator("#desk-incoming li").first().waitFor();
+    }],
     ["labels", async (page, { foundId }) => {
       await go(page, `#/labels/${foundId}`, "labels");
       await nonEmpty(page, "#labels-count");

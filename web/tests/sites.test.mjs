@@ -32,7 +32,7 @@ test("with several desks Browse filters by desk and the item view says which hol
   }
   for (const size of ["desktop", "phone"]) {
     const page = await service.open("/", { size });
-    const desk = page.getByLabel("Desk");
+    const desk = page.locator("#filters").getByLabel("Desk");
     await desk.waitFor();
     assert.deepEqual(await desk.locator("option").allTextContents(),
       ["All desks", "Lost and found office", GYM.name, LIBRARY.name]);

@@ -1,0 +1,241 @@
+// Desks, for staff (#/desks): the service's sites, one shown at a time — where it is, when it
+// is open, what to bring; its storage bins (added, renamed, removed and labelled by its own
+// staff); and what travels to and from it, received here into a bin. Administrators also add
+// and remove desks. A bin's page (#/desks/bin/ID, what its label's QR code opens) lists what
+// it holds.
+import { api, attempt, showingErrors } from "./api.js";
+import { showNotice } from "./announce.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { latestOnly } from "./latest.js";
+
+const ITEM_FIELDS = "id,title,siteId,transitTo,storagePlace";
+
+/** Whether `user` runs the whole service. */
+export function runsService(user) {
+  return user?.role === "administrator";
+}
+
+/** Whether `user` does the office's work at site `siteId`: an administrator anywhere, staff
+ *  at their own sites. */
+export function worksAt(user, siteId) {
+  return runsService(user) || Boolean(user?.sites?.includes(siteId));
+}
+
+/** Site `id`'s name, or its number when the list does not have it. */
+export function siteName(state, id) {
+  return state.sites?.find((site) => site.id === id)?.name ?? `#${id}`;
+}
+
+export class Desks {
+  constructor(state) {
+    this.state = state;
+    this.hint = document.getElementById("desks-hint");
+    this.content = document.getElementById("desks-content");
+    this.picker = document.getElementById("desk-picker");
+    this.about = document.getElementById("desk-about");
+    this.bins = document.getElementById("desk-bins");
+    this.binForm = document.getElementById("bin-form");
+    this.incoming = document.getElementById("desk-incoming");
+    this.outgoing = document.getElementById("desk-outgoing");
+    this.siteForm = document.getElementById("site-form");
+    this.binPage = document.getElementById("bin-page");
+    this.fetch = latestOnly((path) => api("GET", path));
+    this.picker.addEventListener("change", () => this.load());
+    this.binForm.addEventListener("submit", (event) => this.addBin(event));
+    this.siteForm.addEventListener("submit", (event) => this.addSite(event));
+  }
+
+  show() {
+    const staff = Boolean(this.state.user?.isAdmin);
+    this.hint.hidden = staff;
+    this.content.hidden = !staff;
+    this.binPage.hidden = true;
+    if (!staff) return;
+    const bin = /^#\/desks\/bin\/(\d+)$/.exec(location.hash);
+    if (bin) {
+      this.content.hidden = true;
+      this.showBin(Number(bin[1]));
+      return;
+    }
+    this.siteForm.hidden = !runsService(this.state.user);
+    this.fillPicker();
+    this.load();
+  }
+
+  /** The desks to choose from, the user's own first chosen. */
+  fillPicker() {
+    const chosen = Number(this.picker.value) || this.state.user.sites?.[0] || this.state.sites[0]?.id;
+    this.picker.replaceChildren(
+      ...this.state.sites.map((site) => h("option", { value: site.id, selected: site.id === chosen }, site.name)),
+    );
+  }
+
+  site() {
+    return this.state.sites.find((site) => site.id === Number(this.picker.value));
+  }
+
+  async load() {
+    const site = this.site();
+    if (!site) return;
+    const mine = worksAt(this.state.user, site.id);
+    this.binForm.hidden = !mine;
+    const [bins, transfers] = await Promise.all([
+      showingErrors(api("GET", `/api/sites/${site.id}/bins`)),
+      showingErrors(this.fetch(`/api/sites/${site.id}/transfers?fields=${ITEM_FIELDS}`)),
+    ]);
+    if (!bins || !transfers || this.site()?.id !== site.id) return;
+    this.bins.replaceChildren(...(bins.length ? bins.map((bin) => this.binRow(bin, mine)) : [h("li", { class: "meta" }, t("desks.noBins"))]));
+    this.about.replaceChildren(...this.aboutSite(site));
+    this.showTransfers(transfers, bins, mine);
+  }
+
+  aboutSite(site) {
+    const lines = [
+      [t("desks.place"), site.place],
+      [t("desks.hours"), site.hours],
+      [t("desks.contact"), site.contact],
+      [t("desks.collect"), site.collect],
+    ].filter(([, value]) => value);
+    const parts = [h("dl", { class: "fields" }, ...lines.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]))];
+    if (this.state.user.sites?.includes(site.id)) parts.unshift(h("p", { class: "meta" }, t("desks.yours")));
+    if (runsService(this.state.user) && this.state.sites.length > 1) {
+      parts.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.removeSite(site) }, t("desks.remove")));
+    }
+    return parts;
+  }
+
+  binRow(bin, mine) {
+    const path = `/api/bins/${bin.id}`;
+    const rename = h(
+      "form",
+      { class: "inline-form", hidden: true, "aria-label": t("desks.renameOf", { code: bin.code }) },
+      h("label", {}, t("desks.binName"), h("input", { name: "name", value: bin.name, required: true, maxlength: 200 })),
+      h("button", { type: "submit" }, t("common.save")),
+    );
+    rename.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!(await attempt("PATCH", path, { name: rename.elements.name.value.trim() }))) return;
+      showNotice(t("desks.binSaved", { code: bin.code }));
+      this.load();
+    });
+    return h(
+      "li",
+      { class: "panel bin" },
+      h("p", {}, h("strong", {}, bin.code), " ", bin.name),
+      h(
+        "div",
+        { class: "actions" },
+        h("a", { href: `#/desks/bin/${bin.id}` }, t("desks.binItems")),
+        h("a", { href: `${path}/label.svg`, target: "_blank", rel: "noopener" }, t("desks.binLabel", { code: bin.code })),
+        mine && h("button", { type: "button", class: "secondary", "aria-expanded": "false", onclick: (event) => toggle(event.currentTarget, rename) }, t("desks.rename")),
+        mine && h("button", { type: "button", class: "danger secondary", onclick: () => this.removeBin(bin) }, t("desks.removeBin")),
+      ),
+      rename,
+    );
+  }
+
+  showTransfers({ incoming, outgoing }, bins, mine) {
+    const row = (item, extra) => h("li", {}, h("a", { href: `#/items/${item.id}` }, `#${item.id} ${item.title}`), " ", extra);
+    const receive = (item) => {
+      if (!mine) return h("span", { class: "meta" }, t("desks.from", { site: siteName(this.state, item.siteId) }));
+      const select = h(
+        "select",
+        { name: "bin", "aria-label": t("desks.intoBin", { title: item.title }) },
+        h("option", { value: "" }, t("desks.noBin")),
+        ...bins.map((bin) => h("option", { value: bin.id }, `${bin.code} · ${bin.name}`)),
+      );
+      const form = h(
+        "form",
+        { class: "inline-form" },
+        h("span", { class: "meta" }, t("desks.from", { site: siteName(this.state, item.siteId) })),
+        select,
+        h("button", { type: "submit" }, t("desks.receive")),
+      );
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const body = select.value ? { binId: Number(select.value) } : {};
+        if (!(await attempt("POST", `/api/items/${item.id}/receive`, body))) return;
+        showNotice(t("desks.received", { title: item.title }));
+        this.load();
+      });
+      return form;
+    };
+    const none = () => [h("li", { class: "meta" }, t("desks.nothing"))];
+    this.incoming.replaceChildren(...(incoming.length ? incoming.map((item) => row(item, receive(item))) : none()));
+    this.outgoing.replaceChildren(
+      ...(outgoing.length
+        ? outgoing.map((item) => row(item, h("span", { class: "meta" }, t("desks.to", { site: siteName(this.state, item.transitTo) }))))
+        : none()),
+    );
+  }
+
+  async addBin(event) {
+    event.preventDefault();
+    const f = this.binForm.elements;
+    const body = { code: f.code.value.trim(), name: f.name.value.trim() || undefined };
+    const bin = await attempt("POST", `/api/sites/${this.site().id}/bins`, body);
+    if (!bin) return;
+    this.binForm.reset();
+    showNotice(t("desks.binAdded", { code: bin.code }));
+    this.load();
+  }
+
+  async removeBin(bin) {
+    if (!window.confirm(t("desks.removeBinConfirm", { code: bin.code }))) return;
+    if (!(await attempt("DELETE", `/api/bins/${bin.id}`))) return;
+    showNotice(t("desks.binRemoved", { code: bin.code }));
+    this.load();
+  }
+
+  async addSite(event) {
+    event.preventDefault();
+    const f = this.siteForm.elements;
+    const text = (name) => f[name].value.trim() || undefined;
+    const body = { name: text("name"), place: text("place"), hours: text("hours"), contact: text("contact"), collect: text("collect") };
+    const site = await attempt("POST", "/api/sites", body);
+    if (!site) return;
+    this.siteForm.reset();
+    this.state.sites = [...this.state.sites, site];
+    this.picker.value = "";
+    this.fillPicker();
+    this.picker.value = String(site.id);
+    showNotice(t("desks.added", { name: site.name }));
+    this.load();
+  }
+
+  async removeSite(site) {
+    if (!window.confirm(t("desks.removeConfirm", { name: site.name }))) return;
+    if (!(await attempt("DELETE", `/api/sites/${site.id}`))) return;
+    this.state.sites = this.state.sites.filter((s) => s.id !== site.id);
+    this.picker.value = "";
+    this.fillPicker();
+    showNotice(t("desks.removed", { name: site.name }));
+    this.load();
+  }
+
+  /** A bin's page: its code, name and desk, and what it holds. */
+  async showBin(id) {
+    const [bin, items] = await Promise.all([
+      showingErrors(api("GET", `/api/bins/${id}`)),
+      showingErrors(api("GET", `/api/items?bin=${id}&fields=id,title,created_at`)),
+    ]);
+    if (!bin || !items) return;
+    const heading = h("h3", { tabindex: -1 }, t("desks.binHeading", { code: bin.code, name: bin.name }));
+    this.binPage.replaceChildren(
+      heading,
+      h("p", { class: "meta" }, siteName(this.state, bin.siteId), " · ", tn("desks.holds", items.length)),
+      h("ul", { class: "bin-items" }, ...items.map((item) => h("li", {}, h("a", { href: `#/items/${item.id}` }, `#${item.id} ${item.title}`)))),
+      h("a", { href: "#/desks" }, t("desks.back")),
+    );
+    this.binPage.hidden = false;
+    heading.focus();
+  }
+}
+
+/** Shows or hides `form` under the button that opens it, saying which. */
+function toggle(button, form) {
+  form.hidden = !form.hidden;
+  button.setAttribute("aria-expanded", String(!form.hidden));
+  if (!form.hidden) form.querySelector("input")?.focus();
+}

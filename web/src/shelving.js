@@ -1,0 +1,67 @@
+// Staff's questions about where a found item is: which bin of its desk it goes in, which
+// desk it is sent to (with a note), and which bin it is received into when it arrives.
+import { api, attempt } from "./api.js";
+import { ask } from "./ask.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** A select of site `siteId`'s bins (and "no bin"), labelled `label`; its bins are read first. */
+async function binPicker(siteId, label, current) {
+  const bins = await api("GET", `/api/sites/${siteId}/bins`);
+  const id = `bin-${siteId}-${Date.now()}`;
+  return [
+    h("label", { for: id }, label),
+    h(
+      "select",
+      { id, name: "bin" },
+      h("option", { value: "" }, t("desks.noBin")),
+      ...bins.map((bin) => h("option", { value: bin.id, selected: bin.id === current }, `${bin.code} · ${bin.name}`)),
+    ),
+  ];
+}
+
+/** Asks which bin of its desk `item` goes in; resolves with the item, or null when cancelled. */
+export async function moveToBin(item) {
+  return ask({
+    title: t("shelving.moveTitle", { title: item.title }),
+    fields: await binPicker(item.siteId, t("shelving.bin"), item.binId),
+    confirm: t("shelving.move"),
+    submit: (form) => {
+      const bin = form.elements.bin.value;
+      return attempt("PATCH", `/api/items/${item.id}?fields=id`, { binId: bin ? Number(bin) : null });
+    },
+  });
+}
+
+/** Asks which other desk `item` is sent to, and a note. */
+export function sendToDesk(item, sites) {
+  const others = sites.filter((site) => site.id !== item.siteId);
+  return ask({
+    title: t("shelving.sendTitle", { title: item.title }),
+    intro: t("shelving.sendIntro"),
+    fields: [
+      h("label", { for: "send-to" }, t("shelving.to")),
+      h("select", { id: "send-to", name: "to" }, ...others.map((site) => h("option", { value: site.id }, site.name))),
+      h("label", { for: "send-note" }, t("shelving.note"), " ", h("span", { class: "meta" }, t("common.optional"))),
+      h("input", { id: "send-note", name: "note", maxlength: 500, autocomplete: "off" }),
+    ],
+    confirm: t("shelving.send"),
+    submit: (form) => {
+      const note = form.elements.note.value.trim() || undefined;
+      return attempt("POST", `/api/items/${item.id}/transfer?fields=id`, { to: Number(form.elements.to.value), note });
+    },
+  });
+}
+
+/** Asks which bin `item`, on its way here, is received into. */
+export async function receiveHere(item) {
+  return ask({
+    title: t("shelving.receiveTitle", { title: item.title }),
+    fields: await binPicker(item.transitTo, t("shelving.bin")),
+    confirm: t("desks.receive"),
+    submit: (form) => {
+      const bin = form.elements.bin.value;
+      return attempt("POST", `/api/items/${item.id}/receive?fields=id`, bin ? { binId: Number(bin) } : {});
+    },
+  });
+}
