@@ -285,6 +285,7 @@ pub async fn site(store: &Store, command: SiteCommand) -> anyhow::Result<()> {
             hours,
             contact,
             collect,
+            hold_days,
         } => {
             let fields = SiteFields::new(
                 &name,
@@ -293,6 +294,7 @@ pub async fn site(store: &Store, command: SiteCommand) -> anyhow::Result<()> {
                 hours.as_deref(),
                 contact.as_deref(),
                 collect.as_deref(),
+                hold_days,
             )?;
             match store.add_site(&fields.to_new_site(), now_ms()).await? {
                 Ok(site) => println!("added site {} '{}' to {database}", site.id, site.name),

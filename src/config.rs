@@ -514,6 +514,10 @@ pub enum SiteCommand {
         /// How to collect an item: what ID to bring.
         #[arg(long)]
         collect: Option<String>,
+        /// How many days it keeps found items, when not LOSTFOUND_HOLD_DAYS (a category with
+        /// a period of its own keeps it).
+        #[arg(long)]
+        hold_days: Option<u32>,
     },
     /// List the sites.
     List,

@@ -23,3 +23,7 @@ CREATE INDEX items_by_bin ON items (bin_id) WHERE bin_id IS NOT NULL;
 -- An item on its way to another site: it stays its sender's until that site receives it.
 ALTER TABLE items ADD COLUMN transit_to INTEGER REFERENCES sites (id);
 CREATE INDEX items_in_transit ON items (transit_to) WHERE transit_to IS NOT NULL;
+
+-- How long a site keeps found items, in days, when it differs from the service's period
+-- (LOSTFOUND_HOLD_DAYS); a category with a period of its own keeps it.
+ALTER TABLE sites ADD COLUMN hold_days INTEGER;

@@ -163,19 +163,28 @@ impl Default for HoldPolicy {
 }
 
 impl HoldPolicy {
-    /// Days an item of the category is kept.
-    pub fn days(&self, cat: Option<&str>) -> u32 {
+    /// Days an item of the category is kept at a site that keeps items `site_days` (its own
+    /// period, when it has one): a category's own period first (what spoils, spoils anywhere),
+    /// then the site's, then the service's.
+    pub fn days(&self, cat: Option<&str>, site_days: Option<u32>) -> u32 {
         // Read for every found item answered: no folding when no category has its own.
         cat.filter(|_| !self.by_category.is_empty())
             .and_then(|cat| self.by_category.get(&cat.to_lowercase()))
             .copied()
+            .or(site_days)
             .unwrap_or(self.default_days)
     }
 
     /// Until when a found item reported at `created_at` is kept (epoch ms); lost reports are
     /// not in custody.
-    pub fn hold_until(&self, kind: ItemKind, cat: Option<&str>, created_at: i64) -> Option<i64> {
-        (kind == ItemKind::Found).then(|| created_at + i64::from(self.days(cat)) * DAY_MS)
+    pub fn hold_until(
+        &self,
+        kind: ItemKind,
+        cat: Option<&str>,
+        site_days: Option<u32>,
+        created_at: i64,
+    ) -> Option<i64> {
+        (kind == ItemKind::Found).then(|| created_at + i64::from(self.days(cat, site_days)) * DAY_MS)
     }
 
     /// `food=0,phone=180`: days by category.
@@ -258,13 +267,17 @@ mod tests {
             default_days: 90,
             by_category: HoldPolicy::parse_categories("Food=0, phone=180,").unwrap(),
         };
-        assert_eq!(policy.days(Some("FOOD")), 0);
-        assert_eq!(policy.days(Some("phone")), 180);
-        assert_eq!(policy.days(Some("bags")), 90);
-        assert_eq!(policy.days(None), 90);
-        assert_eq!(policy.hold_until(ItemKind::Found, Some("food"), 5), Some(5));
-        assert_eq!(policy.hold_until(ItemKind::Found, None, 0), Some(days_ms(90)));
-        assert_eq!(policy.hold_until(ItemKind::Lost, None, 0), None);
+        assert_eq!(policy.days(Some("FOOD"), None), 0);
+        assert_eq!(policy.days(Some("phone"), None), 180);
+        assert_eq!(policy.days(Some("bags"), None), 90);
+        assert_eq!(policy.days(None, None), 90);
+        // A site's own period stands for the service's, not for a category's.
+        assert_eq!(policy.days(Some("bags"), Some(30)), 30);
+        assert_eq!(policy.days(Some("food"), Some(30)), 0);
+        assert_eq!(policy.hold_until(ItemKind::Found, Some("food"), None, 5), Some(5));
+        assert_eq!(policy.hold_until(ItemKind::Found, None, None, 0), Some(days_ms(90)));
+        assert_eq!(policy.hold_until(ItemKind::Found, None, Some(7), 0), Some(days_ms(7)));
+        assert_eq!(policy.hold_until(ItemKind::Lost, None, Some(7), 0), None);
         for bad in ["food", "food=-1", "=3", "food=99999"] {
             assert!(HoldPolicy::parse_categories(bad).is_err(), "{bad}");
         }

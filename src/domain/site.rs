@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Fields, ValidationError, geo::UnitVector};
+use super::{Fields, MAX_HOLD_DAYS, ValidationError, geo::UnitVector};
 
 const MAX_NAME: usize = 100;
 const MAX_PLACE: usize = 200;
@@ -24,6 +24,8 @@ pub struct Site {
     pub contact: Option<String>,
     /// How to collect an item: what ID to bring.
     pub collect: Option<String>,
+    /// How many days it keeps found items, when not the service's period.
+    pub hold_days: Option<u32>,
 }
 
 /// The site nearest `(lat, lng)` of `sites`: the first of the nearest, a site without a
@@ -51,10 +53,11 @@ pub struct SiteFields {
     hours: Option<Option<String>>,
     contact: Option<Option<String>>,
     collect: Option<Option<String>>,
+    hold_days: Option<Option<u32>>,
 }
 
 impl SiteFields {
-    /// `POST /api/sites { name, place?, lat?, lng?, hours?, contact?, collect? }`.
+    /// `POST /api/sites { name, place?, lat?, lng?, hours?, contact?, collect?, holdDays? }`.
     pub fn parse_new(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         let fields = Self::parse(body)?;
         if fields.name.is_none() {
@@ -80,6 +83,7 @@ impl SiteFields {
         hours: Option<&str>,
         contact: Option<&str>,
         collect: Option<&str>,
+        hold_days: Option<u32>,
     ) -> Result<Self, ValidationError> {
         let mut body = Map::new();
         body.insert("name".into(), name.into());
@@ -96,6 +100,9 @@ impl SiteFields {
         if let Some((lat, lng)) = point {
             body.insert("lat".into(), lat.into());
             body.insert("lng".into(), lng.into());
+        }
+        if let Some(days) = hold_days {
+            body.insert("holdDays".into(), days.into());
         }
         Self::parse_new(&body)
     }
@@ -134,6 +141,18 @@ impl SiteFields {
             hours: text("hours", MAX_HOURS)?,
             contact: text("contact", MAX_CONTACT)?,
             collect: text("collect", MAX_COLLECT)?,
+            hold_days: match body.get("holdDays") {
+                None => None,
+                Some(Value::Null) => Some(None),
+                Some(days) => Some(Some(
+                    days.as_u64()
+                        .filter(|days| *days <= u64::from(MAX_HOLD_DAYS))
+                        .and_then(|days| u32::try_from(days).ok())
+                        .ok_or_else(|| {
+                            ValidationError::new("holdDays", format!("holdDays must be 0 to {MAX_HOLD_DAYS} days"))
+                        })?,
+                )),
+            },
         })
     }
 
@@ -149,6 +168,7 @@ impl SiteFields {
             hours: or(&self.hours, &site.hours),
             contact: or(&self.contact, &site.contact),
             collect: or(&self.collect, &site.collect),
+            hold_days: self.hold_days.unwrap_or(site.hold_days),
         }
     }
 
@@ -162,6 +182,7 @@ impl SiteFields {
             hours: None,
             contact: None,
             collect: None,
+            hold_days: None,
         })
     }
 }
@@ -197,6 +218,9 @@ mod tests {
             (json!({"name": "x", "lng": 1}), "lat"),
             (json!({"name": "x", "lat": 91, "lng": 1}), "lat"),
             (json!({"name": "x", "hours": "h".repeat(201)}), "hours"),
+            (json!({"name": "x", "holdDays": -1}), "holdDays"),
+            (json!({"name": "x", "holdDays": 3651}), "holdDays"),
+            (json!({"name": "x", "holdDays": "7"}), "holdDays"),
         ] {
             assert_eq!(
                 SiteFields::parse_new(&body(bad.clone())).unwrap_err().field,
@@ -211,7 +235,7 @@ mod tests {
         let site = |id, point| Site {
             id,
             point,
-            ..SiteFields::new("s", None, None, None, None, None)
+            ..SiteFields::new("s", None, None, None, None, None, None)
                 .unwrap()
                 .to_new_site()
         };
@@ -229,12 +253,26 @@ mod tests {
 
     #[test]
     fn a_change_sets_what_is_sent_and_null_clears() {
-        let old = SiteFields::new("Gym", Some("Sports centre"), Some((1.0, 2.0)), None, Some("x"), None)
-            .unwrap()
-            .to_new_site();
+        let old = SiteFields::new(
+            "Gym",
+            Some("Sports centre"),
+            Some((1.0, 2.0)),
+            None,
+            Some("x"),
+            None,
+            Some(30),
+        )
+        .unwrap()
+        .to_new_site();
+        assert_eq!(old.hold_days, Some(30));
         let changed = SiteFields::parse_change(&body(json!({"place": null, "lat": null, "lng": null, "hours": "9-5"})))
             .unwrap()
             .applied_to(&old);
+        assert_eq!(changed.hold_days, Some(30), "kept when not sent");
+        let cleared = SiteFields::parse_change(&body(json!({"holdDays": null})))
+            .unwrap()
+            .applied_to(&old);
+        assert_eq!(cleared.hold_days, None);
         assert_eq!(
             (
                 changed.name.as_str(),

@@ -337,6 +337,10 @@ pub struct SiteBody {
     /// How to collect an item: what ID to bring.
     #[schema(max_length = 500)]
     collect: Option<String>,
+    /// How many days it keeps found items (a category with a period of its own keeps it);
+    /// `null`: the service's period.
+    #[schema(rename = "holdDays", minimum = 0, maximum = 3650)]
+    hold_days: Option<u32>,
 }
 
 /// At least one of these.

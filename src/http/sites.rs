@@ -31,7 +31,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/sites/{id}", patch(update).delete(remove))
 }
 
-/// A site as everyone sees it: `{ id, name, place, lat, lng, hours, contact, collect }`, a
+/// A site as everyone sees it: `{ id, name, place, lat, lng, hours, contact, collect,
+/// holdDays }`, a
 /// field not set being `null`.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Site)]
@@ -47,6 +48,9 @@ pub struct SiteJson {
     contact: Option<String>,
     /// How to collect an item: what ID to bring.
     collect: Option<String>,
+    /// How many days it keeps found items; `null`: the service's period.
+    #[serde(rename = "holdDays")]
+    hold_days: Option<u32>,
 }
 
 impl From<Site> for SiteJson {
@@ -61,6 +65,7 @@ impl From<Site> for SiteJson {
             hours: site.hours,
             contact: site.contact,
             collect: site.collect,
+            hold_days: site.hold_days,
         }
     }
 }
@@ -123,7 +128,7 @@ async fn update(
         (status = 200, description = "Removed", body = OkJson),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 404, description = "Site not found", body = schemas::ErrorBody),
-        (status = 409, description = "The site holds items", body = schemas::ErrorBody),
+        (status = 409, description = "The site holds items, or items are on their way to it", body = schemas::ErrorBody),
     ))]
 async fn remove(State(state): State<AppState>, _: May<ManageSites>, Path(id): Path<String>) -> Result<Json<OkJson>> {
     refused(state.store.remove_site(site_id(&id)?).await?)?;

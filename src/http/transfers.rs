@@ -107,6 +107,7 @@ pub struct TransfersJson<'a> {
     params(("id" = i64, Path, minimum = 1, description = "Site id"), schemas::FieldsQuery),
     responses(
         (status = 200, description = "What travels to and from the site", body = TransfersJson),
+        (status = 400, description = "Invalid fields, Invalid query string", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 404, description = "Site not found", body = schemas::ErrorBody),
     ))]

@@ -44,6 +44,8 @@ pub(super) struct ItemRow {
     site_id: Option<i64>,
     bin_id: Option<i64>,
     transit_to: Option<i64>,
+    /// How long its site keeps found items, when the site has a period of its own.
+    site_hold_days: Option<i64>,
 }
 
 impl ItemRow {
@@ -51,7 +53,12 @@ impl ItemRow {
     pub(super) fn into_item(self, hold: &HoldPolicy) -> Item {
         let row = self;
         Item {
-            hold_until: hold.hold_until(row.kind, row.cat.as_deref(), row.created_at),
+            hold_until: hold.hold_until(
+                row.kind,
+                row.cat.as_deref(),
+                row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
+                row.created_at,
+            ),
             finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
                 name: row.finder_name,
                 contact: row.finder_contact,
@@ -103,7 +110,8 @@ macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
          created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
-         disposal_note, closed_at, version, site_id, bin_id, transit_to"
+         disposal_note, closed_at, version, site_id, bin_id, transit_to, \
+         (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days"
     };
 }
 pub(super) use item_columns;

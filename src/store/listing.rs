@@ -151,9 +151,14 @@ impl Sql {
         }
     }
 
-    /// How long an item is kept, in milliseconds, by its category: `CASE cat_key WHEN … END`.
+    /// How long an item is kept, in milliseconds, by its category, else by its site, else
+    /// the service's period: `CASE cat_key WHEN … ELSE COALESCE(site's, default) END`.
     fn hold_ms(&mut self, hold: &HoldPolicy) -> String {
-        let default = self.param(days_ms(hold.default_days));
+        let default = format!(
+            "COALESCE((SELECT hold_days FROM sites WHERE sites.id = items.site_id) * {}, {})",
+            self.param(days_ms(1)),
+            self.param(days_ms(hold.default_days))
+        );
         if hold.by_category.is_empty() {
             return default;
         }

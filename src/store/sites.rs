@@ -18,6 +18,7 @@ struct SiteRow {
     hours: Option<String>,
     contact: Option<String>,
     collect: Option<String>,
+    hold_days: Option<i64>,
 }
 
 impl From<SiteRow> for Site {
@@ -30,6 +31,7 @@ impl From<SiteRow> for Site {
             hours: row.hours,
             contact: row.contact,
             collect: row.collect,
+            hold_days: row.hold_days.and_then(|days| u32::try_from(days).ok()),
         }
     }
 }
@@ -47,7 +49,7 @@ pub enum SiteRefusal {
 /// The columns a [`SiteRow`] reads.
 macro_rules! site_columns {
     () => {
-        "id, name, place, lat, lng, hours, contact, collect"
+        "id, name, place, lat, lng, hours, contact, collect, hold_days"
     };
 }
 
@@ -55,16 +57,19 @@ const LIST_SITES: &str = concat!("SELECT ", site_columns!(), " FROM sites ORDER 
 const SELECT_SITE: &str = concat!("SELECT ", site_columns!(), " FROM sites WHERE id = $1");
 const NAME_TAKEN: &str = "SELECT EXISTS (SELECT 1 FROM sites WHERE lower(name) = lower($1) AND id <> $2)";
 const INSERT_SITE: &str = concat!(
-    "INSERT INTO sites (name, place, lat, lng, geo_x, geo_y, geo_z, hours, contact, collect, created_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING ",
+    "INSERT INTO sites (name, place, lat, lng, geo_x, geo_y, geo_z, hours, contact, collect, hold_days, created_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING ",
     site_columns!()
 );
 const UPDATE_SITE: &str = concat!(
     "UPDATE sites SET name = $2, place = $3, lat = $4, lng = $5, geo_x = $6, geo_y = $7, geo_z = $8, \
-     hours = $9, contact = $10, collect = $11 WHERE id = $1 RETURNING ",
+     hours = $9, contact = $10, collect = $11, hold_days = $12 WHERE id = $1 RETURNING ",
     site_columns!()
 );
-const HOLDS_ITEMS: &str = "SELECT EXISTS (SELECT 1 FROM items WHERE site_id = $1)";
+/// Whether site `$1` holds items, or items are on their way to it.
+const HOLDS_ITEMS: &str = "SELECT EXISTS (SELECT 1 FROM items WHERE site_id = $1 OR transit_to = $1)";
+/// A site that holds nothing has empty bins only: they go with it.
+const DELETE_BINS: &str = "DELETE FROM bins WHERE site_id = $1";
 const DELETE_SITE: &str = "DELETE FROM sites WHERE id = $1";
 /// Items an older node reported during a rolling upgrade, without a site.
 const STRAYS: &str = "SELECT id, lat, lng FROM items WHERE site_id IS NULL";
@@ -72,8 +77,9 @@ const GIVE_SITE: &str = "UPDATE items SET site_id = $1 WHERE id = $2";
 /// The site an upgrade made (`created_at` 0) takes the office's text as how to collect, once.
 const FILL_UPGRADED: &str = "UPDATE sites SET collect = $1, created_at = $2 WHERE created_at = 0";
 
-/// A site's columns as bound: name, place, lat, lng, geo x/y/z, hours, contact, collect.
-fn site_args(site: &Site) -> [Arg<'_>; 10] {
+/// A site's columns as bound: name, place, lat, lng, geo x/y/z, hours, contact, collect,
+/// hold days.
+fn site_args(site: &Site) -> [Arg<'_>; 11] {
     let (lat, lng) = site.point.unzip();
     let geo = site.point.map(|(lat, lng)| UnitVector::new(lat, lng));
     [
@@ -87,6 +93,7 @@ fn site_args(site: &Site) -> [Arg<'_>; 10] {
         site.hours.as_deref().into(),
         site.contact.as_deref().into(),
         site.collect.as_deref().into(),
+        site.hold_days.map(i64::from).into(),
     ]
 }
 
@@ -139,13 +146,15 @@ impl Store {
         }
     }
 
-    /// Removes site `id`, unless it holds items.
+    /// Removes site `id` with its bins (and who worked there), unless it holds items or items
+    /// are on their way to it.
     pub async fn remove_site(&self, id: i64) -> Result<Result<(), SiteRefusal>, StoreError> {
         with_pool!(self, write, |pool| {
             let holds: (bool,) = pool.row(HOLDS_ITEMS, &[id.into()]).await?;
             if holds.0 {
                 return Ok(Err(SiteRefusal::HoldsItems));
             }
+            pool.run(DELETE_BINS, &[id.into()]).await?;
             match pool.run(DELETE_SITE, &[id.into()]).await? {
                 0 => Ok(Err(SiteRefusal::NotFound)),
                 _ => Ok(Ok(())),

@@ -186,7 +186,7 @@ async fn an_earlier_release_upgrades_to_one_site_holding_every_item_that_tells_h
     assert_eq!(
         sites,
         json!([{ "id": 1, "name": "Lost and found office", "place": null, "lat": null, "lng": null,
-            "hours": null, "contact": null, "collect": OFFICE }])
+            "hours": null, "contact": null, "collect": OFFICE, "holdDays": null }])
     );
     assert_eq!(app.db.count("items WHERE site_id = 1").await, legacy_items().len());
     assert_eq!(app.db.count("items WHERE site_id IS NULL").await, 0);

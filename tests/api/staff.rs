@@ -402,6 +402,12 @@ async fn a_transfer_moves_an_item_with_its_chain_of_custody() {
         (vec![phone["id"].clone()], vec![])
     );
 
+    // The site it travels to stays while it does.
+    assert_error(
+        &office.delete("/api/sites/2").await,
+        StatusCode::CONFLICT,
+        "The site holds items: move them to another site first",
+    );
     // On its way, it is neither sent again, disposed of, nor received by the sender.
     assert_error(
         &lib.post(&format!("{path}/transfer"), json!({ "to": 2 })).await,
@@ -466,6 +472,19 @@ async fn a_transfer_moves_an_item_with_its_chain_of_custody() {
                 json!({ "received": { "from": 1, "at": 2, "binId": gym_bin["id"] } })
             ),
         ]
+    );
+    // A site that holds nothing goes, with its empty bins.
+    let (_, halls) = office.post("/api/sites", json!({ "name": "Halls" })).await;
+    let (_, shelf) = office
+        .post(&format!("/api/sites/{}/bins", halls["id"]), json!({ "code": "H-1" }))
+        .await;
+    assert_eq!(
+        office.delete(&format!("/api/sites/{}", halls["id"])).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        office.get(&format!("/api/bins/{}", shelf["id"])).await.0,
+        StatusCode::NOT_FOUND
     );
     // Now the sports centre's: the library's staff act on it no more.
     assert_error(
@@ -539,4 +558,34 @@ async fn new_reports_and_claims_tell_their_sites_staff_and_figures_count_per_sit
         (status, &error["error"]),
         (StatusCode::BAD_REQUEST, &json!("Invalid site"))
     );
+}
+
+#[tokio::test]
+async fn a_site_keeps_found_items_for_its_own_period() {
+    let Desks { app, office, lib, gym } = two_desks().await;
+    let (status, site) = office.patch("/api/sites/2", json!({ "holdDays": 7 })).await;
+    assert_eq!((status, &site["holdDays"]), (StatusCode::OK, &json!(7)));
+    assert_error(
+        &office.patch("/api/sites/2", json!({ "holdDays": -1 })).await,
+        StatusCode::BAD_REQUEST,
+        "holdDays must be 0 to 3650 days",
+    );
+    let take_in = |title: &str, (lat, lng): (f64, f64)| json!({ "title": title, "lat": lat, "lng": lng, "kind": "found", "status": "approved" });
+    let (_, towel) = gym.post("/api/items?fields=id", take_in("Towel", GYM)).await;
+    let (_, book) = lib.post("/api/items?fields=id", take_in("Book", LIBRARY)).await;
+    let until = |item: &Value| format!("/api/items/{}?fields=holdUntil", item["id"]);
+    let (towel_until, book_until) = (office.get(&until(&towel)).await.1, office.get(&until(&book)).await.1);
+    assert!(
+        towel_until["holdUntil"].as_str() < book_until["holdUntil"].as_str(),
+        "{towel_until} {book_until}"
+    );
+    // Eight days on, the sports centre's is due and the library's (90 days) is not.
+    for item in [&towel, &book] {
+        moved_back(&app, item["id"].as_i64().unwrap(), 8).await;
+    }
+    let (_, due) = office.get("/api/items?due=true&fields=id").await;
+    assert_eq!(due, json!([{ "id": towel["id"] }]));
+    // Its own period stands for the service's; back to the service's, nothing is due.
+    office.patch("/api/sites/2", json!({ "holdDays": null })).await;
+    assert_eq!(office.get("/api/items?due=true&fields=id").await.1, json!([]));
 }

@@ -1,10 +1,13 @@
 // Intake, for staff at the desk (#/intake): a found item handed in — title, description,
-// category, where it is kept, a photo, where it was found (in words and on the map) and who
+// category, the desk that takes it (theirs; asked when they work at several) and the bin it
+// goes in, or where it is kept in words, a photo, where it was found (in words and on the map) and who
 // handed it in (private to staff) — published at once. Then its number, to write on the
 // item, and its label to print.
-import { attempt, showingErrors } from "./api.js";
+import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
+import { runsService } from "./desks.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { showOnly, showOutcome } from "./panels.js";
@@ -18,6 +21,11 @@ export class Intake {
     this.form = document.getElementById("intake-form");
     this.done = document.getElementById("intake-done");
     addCategoryOptions(this.form.elements.cat);
+    this.form.elements.site.addEventListener("change", () => this.fillBins());
+    this.form.elements.bin.addEventListener("change", () => {
+      // A bin names where it is kept.
+      this.form.elements.storagePlace.disabled = Boolean(this.form.elements.bin.value);
+    });
     this.place = new PlacePicker(this.form, document.getElementById("intake-map"), document.getElementById("intake-locate"), state.config);
     this.form.addEventListener("submit", (event) => this.submit(event));
     document.getElementById("intake-print").addEventListener("click", () => printLabels([this.logged.id]));
@@ -37,6 +45,34 @@ export class Intake {
       showOnly(this.form, [this.form, this.done]);
       this.place.show();
     }
+    this.fillDesks();
+  }
+
+  /** The desks this person takes items in at: their own, or every desk for an administrator;
+   *  asked only when there is a choice. The one chosen stays chosen for the next item. */
+  fillDesks() {
+    const user = this.state.user;
+    const desks = (this.state.sites ?? []).filter((site) => runsService(user) || user.sites?.includes(site.id));
+    const select = this.form.elements.site;
+    const chosen = Number(select.value) || desks[0]?.id;
+    select.replaceChildren(...desks.map((site) => h("option", { value: site.id, selected: site.id === chosen }, site.name)));
+    document.getElementById("intake-desk").hidden = desks.length < 2;
+    this.fillBins();
+  }
+
+  /** The chosen desk's bins; none asked for at a desk without bins. */
+  async fillBins() {
+    const site = Number(this.form.elements.site.value);
+    const select = this.form.elements.bin;
+    const bins = site ? await showingErrors(api("GET", `/api/sites/${site}/bins`)) : [];
+    if (!bins || Number(this.form.elements.site.value) !== site) return;
+    const chosen = Number(select.value);
+    select.replaceChildren(
+      h("option", { value: "" }, t("desks.noBin")),
+      ...bins.map((bin) => h("option", { value: bin.id, selected: bin.id === chosen }, `${bin.code} · ${bin.name}`)),
+    );
+    document.getElementById("intake-bin").hidden = bins.length === 0;
+    this.form.elements.storagePlace.disabled = Boolean(select.value);
   }
 
   reset() {
@@ -45,9 +81,20 @@ export class Intake {
     this.logged = null;
   }
 
+  /** The form emptied, but for the desk and the bin: the next item is likely theirs too. */
+  resetKeepingDesk() {
+    const f = this.form.elements;
+    const [site, bin] = [f.site.value, f.bin.value];
+    this.form.reset();
+    this.place.draw();
+    [f.site.value, f.bin.value] = [site, bin];
+    f.storagePlace.disabled = Boolean(bin);
+  }
+
   /** Back to an empty form for the next item. */
   again() {
-    this.reset();
+    this.resetKeepingDesk();
+    this.logged = null;
     showOnly(this.form, [this.form, this.done]);
     this.place.show();
     this.form.elements.title.focus();
@@ -65,7 +112,9 @@ export class Intake {
       title: f.title.value,
       desc: text(f.desc),
       cat: f.cat.value || null,
-      storagePlace: text(f.storagePlace),
+      storagePlace: f.bin.value ? null : text(f.storagePlace),
+      siteId: Number(f.site.value) || undefined,
+      binId: Number(f.bin.value) || undefined,
       ...this.place.value(),
       finder: finder.name || finder.contact ? finder : null,
     };
@@ -83,8 +132,7 @@ export class Intake {
       ? t("intake.publishedAt", { title: item.title, place: item.storagePlace })
       : t("intake.published", { title: item.title });
     document.getElementById("intake-view").href = `#/items/${item.id}`;
-    this.form.reset();
-    this.place.draw();
+    this.resetKeepingDesk();
     showOutcome(this.done, [this.form, this.done]);
     showNotice(t("intake.logged", { id: item.id, title: item.title }));
   }

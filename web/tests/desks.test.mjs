@@ -132,3 +132,41 @@ test("staff keep their desk's bins, send an item to another desk, and the other 
     await admin("POST", `/api/items/${id}/receive`, {});
   }
 });
+
+test("staff working at two desks take an item in at the one they choose, straight into a bin", async () => {
+  const admin = await asAdmin();
+  const sites = await admin("GET", "/api/sites");
+  const gym = sites.find((s) => s.name === "Sports centre") ?? (await admin("POST", "/api/sites", { name: "Sports centre" }));
+  await account(admin, "kim", "Kim at two desks").catch(() => {});
+  await admin("PATCH", "/api/users/kim", { sites: [1, gym.id] });
+  await admin("POST", `/api/sites/${gym.id}/bins`, { code: "K-1", name: "Kim's shelf" });
+  for (const size of ["desktop", "phone"]) {
+    const page = await service.open("/", { size });
+    await login(page, "kim", "kim-password");
+    await openMenu(page);
+    await page.getByRole("link", { name: "Intake" }).click();
+    const form = page.locator("#intake-form");
+    await form.getByLabel("Title").fill(`Water bottle (${size})`);
+    const desk = form.locator("select[name=site]");
+    assert.deepEqual(await desk.locator("option").allTextContents(), ["Lost and found office", "Sports centre"], "the two desks Kim works at");
+    await desk.selectOption({ label: "Sports centre" });
+    await form.getByLabel("Bin").selectOption({ label: "K-1 · Kim's shelf" });
+    assert.equal(await form.getByLabel("Kept at").isDisabled(), true, "a bin names where it is kept");
+    await form.getByLabel("Latitude").fill("51.5");
+    await form.getByLabel("Longitude").fill("-0.12");
+    await noHorizontalOverflow(page, `Intake on a ${size}`);
+    assert.deepEqual(await unlabelledFields(page), []);
+    await screenshot(page, `desks-intake-${size}`);
+    await form.getByRole("button", { name: "Log item" }).click();
+    const done = page.locator("#intake-done");
+    await done.getByText(`“Water bottle (${size})” is published, kept at Kim's shelf.`).waitFor();
+    const id = Number((await done.locator("#intake-number").textContent()).slice(1));
+    const stored = await admin("GET", `/api/items/${id}?fields=siteId,binId,storagePlace`);
+    assert.equal(stored.siteId, gym.id);
+    assert.equal(stored.storagePlace, "Kim's shelf");
+    // The next item: the desk and bin stay chosen.
+    await done.getByRole("button", { name: /another/i }).click();
+    assert.equal(await form.getByLabel("Bin").inputValue(), String(stored.binId));
+    noPageErrors(page);
+  }
+});
