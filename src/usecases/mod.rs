@@ -2,7 +2,7 @@
 //! claim, dispose, close, send to another site, receive, keep bins. Each asks the access
 //! module whether the actor may do it to this item at its site, calls the store (each store
 //! call is one transaction), and starts what follows (telling the owners of matches). HTTP
-//! handlers and the command line parse, call one of these, and answer.
+//! handlers parse, call one of these, and answer.
 
 pub mod bins;
 pub mod claims;
