@@ -14,45 +14,10 @@ use crate::{
     time::now_ms,
 };
 
-/// Reports an item, or (staff) takes in one handed in at the desk. A found item goes to the
-/// site chosen, else staff's own site nearest it, else the nearest site; a bin named must be
-/// that site's.
+/// Reports an item, or (staff) takes in one handed in at the desk, at the site and in the bin
+/// [`placed`] gives it.
 pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item> {
-    let sites = state.store.sites().await?;
-    let staffed = |site: &&Site| user.sites.contains(&site.id);
-    let item = match item.site() {
-        Some(site) if !sites.iter().any(|s| s.id == site) => {
-            return Err(ValidationError::new("siteId", "Invalid site").into());
-        }
-        // Staff take in at their own sites only; anyone else may hand in anywhere.
-        Some(site) if item.kind() == ItemKind::Found && access::may(user, Action::TakeIn) => {
-            check_at(user, Action::TakeIn, Some(site))?;
-            item
-        }
-        Some(_) => item,
-        // Those who work at sites take in at theirs.
-        None if item.kind() == ItemKind::Found && !user.sites.is_empty() => {
-            let own: Vec<Site> = sites.iter().filter(staffed).cloned().collect();
-            match nearest_site(&own, item.lat(), item.lng()) {
-                Some(site) => {
-                    let id = site.id;
-                    item.at_site(id)
-                }
-                None => item,
-            }
-        }
-        None => item,
-    };
-    let item = match item.bin() {
-        Some(bin) => {
-            let site = item
-                .site()
-                .or_else(|| nearest_site(&sites, item.lat(), item.lng()).map(|s| s.id));
-            let bin = bin_of(state, bin, site).await?;
-            item.in_bin(&bin)
-        }
-        None => item,
-    };
+    let item = placed(state, user, item).await?;
     let now = now_ms();
     let item = state.store.insert_item(&item, &user.id, now).await?;
     state.meanings.item_changed(&item);
@@ -60,6 +25,52 @@ pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item
         meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
     }
     Ok(item)
+}
+
+/// A new item at its site: a found item goes to the site chosen, else (taken in by someone
+/// who works at sites) the nearest of theirs, else — as every report without a choice — the
+/// nearest site, which the store's insert picks. A bin named must be that site's. Reports
+/// that name neither, the most, read nothing here.
+async fn placed(state: &AppState, user: &User, item: NewItem) -> Result<NewItem> {
+    let found = item.kind() == ItemKind::Found;
+    let takes_in_at_own = found && item.site().is_none() && !user.sites.is_empty();
+    if item.site().is_none() && item.bin().is_none() && !takes_in_at_own {
+        return Ok(item);
+    }
+    let sites = state.store.sites().await?;
+    let item = match item.site() {
+        Some(site) if !sites.iter().any(|s| s.id == site) => {
+            return Err(ValidationError::new("siteId", "Invalid site").into());
+        }
+        // Staff take in at their own sites only; anyone else may hand in anywhere.
+        Some(site) if found && access::may(user, Action::TakeIn) => {
+            check_at(user, Action::TakeIn, Some(site))?;
+            item
+        }
+        Some(_) => item,
+        None if takes_in_at_own => {
+            let own: Vec<Site> = sites
+                .iter()
+                .filter(|site| user.sites.contains(&site.id))
+                .cloned()
+                .collect();
+            match nearest_site(&own, item.lat(), item.lng()).map(|site| site.id) {
+                Some(site) => item.at_site(site),
+                None => item,
+            }
+        }
+        None => item,
+    };
+    match item.bin() {
+        Some(bin) => {
+            let site = item
+                .site()
+                .or_else(|| nearest_site(&sites, item.lat(), item.lng()).map(|s| s.id));
+            let bin = bin_of(state, bin, site).await?;
+            Ok(item.in_bin(&bin))
+        }
+        None => Ok(item),
+    }
 }
 
 /// Reviews an item of the reviewer's site: its status, its storage place or its bin (one
