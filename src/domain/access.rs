@@ -1,5 +1,5 @@
-//! Who may do what: the one place that decides, for HTTP and real-time alike. Handlers,
-//! events and the store ask [`may`] (somewhere) or [`may_at`] (at an item's site) with the
+//! Who may do what: the one place that decides, for HTTP and real-time alike. Extractors,
+//! events and the use cases ask [`may`] (somewhere) or [`may_at`] (at an item's site) with the
 //! acting user and an [`Action`]; nothing else looks at a user's [`Role`] or sites to grant or
 //! refuse (`tests/api/architecture.rs` keeps it so).
 

@@ -50,9 +50,9 @@ const NOTIFY_SITE_STAFF: &str = concat!(
 );
 /// How long one review-waiting notification counts the reports that arrive.
 const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
-/// Those who look after item `$3`'s site but `$1`, each with their review-waiting notification written
-/// after `$2`, if any (its id, count and first item): one statement, as each costs the write
-/// a round trip to the database's thread.
+/// Those who look after item `$3`'s site but `$1`, each with their review-waiting notification
+/// written after `$2`, if any (its id, count and first item): one statement, as each costs the
+/// write a round trip to the database's thread.
 const REVIEWERS: &str = concat!(
     "SELECT u.id, r.id, r.count, r.item_id FROM users AS u \
      LEFT JOIN notifications AS r ON r.id = (SELECT n.id FROM notifications AS n \
@@ -170,9 +170,8 @@ impl Store {
     }
 
     /// Tells those who look after report `item`'s site (but `reporter`) on `tx` that it waits
-    /// for review:
-    /// at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving within the
-    /// window raises its count (and marks it unread) instead. Called in the report's
+    /// for review: at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving
+    /// within the window raises its count (and marks it unread) instead. Called in the report's
     /// transaction, after it took the list version: reports arriving at once on several
     /// nodes wait for each other, and count in one notification.
     pub(super) async fn notify_reviewers(

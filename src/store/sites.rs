@@ -3,6 +3,7 @@
 
 use super::{
     Store, StoreError,
+    items::NEXT_VERSION,
     statement::{Arg, Tx},
     with_pool,
 };
@@ -130,7 +131,8 @@ impl Store {
             let Some(old) = pool.rows::<SiteRow>(SELECT_SITE, &[id.into()]).await?.pop() else {
                 return Ok(Err(SiteRefusal::NotFound));
             };
-            let site = change(&Site::from(old));
+            let old = Site::from(old);
+            let site = change(&old);
             let taken: (bool,) = pool.row(NAME_TAKEN, &[site.name.as_str().into(), id.into()]).await?;
             if taken.0 {
                 return Ok(Err(SiteRefusal::NameTaken));
@@ -138,6 +140,10 @@ impl Store {
             let mut args = vec![Arg::from(id)];
             args.extend(site_args(&site));
             let row: SiteRow = pool.row(UPDATE_SITE, &args).await?;
+            // Its items' `holdUntil` changed with it: answers kept for the items' version go.
+            if site.hold_days != old.hold_days {
+                pool.run(NEXT_VERSION, &[]).await?;
+            }
             Ok(Ok(Site::from(row)))
         });
         match changed {

@@ -585,7 +585,13 @@ async fn a_site_keeps_found_items_for_its_own_period() {
     }
     let (_, due) = office.get("/api/items?due=true&fields=id").await;
     assert_eq!(due, json!([{ "id": towel["id"] }]));
-    // Its own period stands for the service's; back to the service's, nothing is due.
+    // Its own period stands for the service's; back to the service's, nothing is due, and its
+    // items (their answers kept) say so at once.
     office.patch("/api/sites/2", json!({ "holdDays": null })).await;
     assert_eq!(office.get("/api/items?due=true&fields=id").await.1, json!([]));
+    let later = office.get(&until(&towel)).await.1;
+    assert!(
+        later["holdUntil"].as_str() > towel_until["holdUntil"].as_str(),
+        "{later}"
+    );
 }
