@@ -1,13 +1,15 @@
 // Staff's questions about where a found item is: which bin of its desk it goes in, which
 // desk it is sent to (with a note), and which bin it is received into when it arrives.
-import { api, attempt } from "./api.js";
+import { api, attempt, showingErrors } from "./api.js";
 import { ask } from "./ask.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** A select of site `siteId`'s bins (and "no bin"), labelled `label`; its bins are read first. */
+/** A select of site `siteId`'s bins (and "no bin"), labelled `label`; its bins are read
+ *  first (null, the error shown, when they cannot be). */
 async function binPicker(siteId, label, current) {
-  const bins = await api("GET", `/api/sites/${siteId}/bins`);
+  const bins = await showingErrors(api("GET", `/api/sites/${siteId}/bins`));
+  if (!bins) return null;
   const id = `bin-${siteId}-${Date.now()}`;
   return [
     h("label", { for: id }, label),
@@ -22,9 +24,11 @@ async function binPicker(siteId, label, current) {
 
 /** Asks which bin of its desk `item` goes in; resolves with the item, or null when cancelled. */
 export async function moveToBin(item) {
+  const fields = await binPicker(item.siteId, t("shelving.bin"), item.binId);
+  if (!fields) return null;
   return ask({
     title: t("shelving.moveTitle", { title: item.title }),
-    fields: await binPicker(item.siteId, t("shelving.bin"), item.binId),
+    fields,
     confirm: t("shelving.move"),
     submit: (form) => {
       const bin = form.elements.bin.value;
@@ -55,9 +59,11 @@ export function sendToDesk(item, sites) {
 
 /** Asks which bin `item`, on its way here, is received into. */
 export async function receiveHere(item) {
+  const fields = await binPicker(item.transitTo, t("shelving.bin"));
+  if (!fields) return null;
   return ask({
     title: t("shelving.receiveTitle", { title: item.title }),
-    fields: await binPicker(item.transitTo, t("shelving.bin")),
+    fields,
     confirm: t("desks.receive"),
     submit: (form) => {
       const bin = form.elements.bin.value;
