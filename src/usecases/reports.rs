@@ -29,11 +29,13 @@ pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item
 
 /// A new item at its site: a found item goes to the site chosen, else (taken in by someone
 /// who works at sites) the nearest of theirs, else — as every report without a choice — the
-/// nearest site, which the store's insert picks. A bin named must be that site's. Reports
-/// that name neither, the most, read nothing here.
+/// nearest site, which the store's insert picks. A report logged already reviewed (staff's:
+/// only they may send a `status`) is the logger's desk's too, so that no staff reviews
+/// another site's report by writing it. A bin named must be that site's. Reports that name
+/// neither, the most, read nothing here.
 async fn placed(state: &AppState, user: &User, item: NewItem) -> Result<NewItem> {
-    let found = item.kind() == ItemKind::Found;
-    let takes_in_at_own = found && item.site().is_none() && !user.sites.is_empty();
+    let at_the_desk = item.kind() == ItemKind::Found || item.status() != ItemStatus::Pending;
+    let takes_in_at_own = at_the_desk && item.site().is_none() && !user.sites.is_empty();
     if item.site().is_none() && item.bin().is_none() && !takes_in_at_own {
         return Ok(item);
     }
@@ -43,7 +45,7 @@ async fn placed(state: &AppState, user: &User, item: NewItem) -> Result<NewItem>
             return Err(ValidationError::new("siteId", "Invalid site").into());
         }
         // Staff take in at their own sites only; anyone else may hand in anywhere.
-        Some(site) if found && access::may(user, Action::TakeIn) => {
+        Some(site) if at_the_desk && access::may(user, Action::TakeIn) => {
             check_at(user, Action::TakeIn, Some(site))?;
             item
         }

@@ -170,6 +170,21 @@ async fn staff_act_on_their_own_sites_items_only() {
         );
     }
     assert_eq!(app.item_count().await, before, "nothing refused was stored");
+    // A report logged already approved is the logger's desk's, wherever it was lost: staff
+    // review no other site's reports by writing them.
+    let (_, logged) = lib
+        .post(
+            "/api/items?fields=siteId,status",
+            json!({ "title": "Lost scarf", "lat": GYM.0, "lng": GYM.1, "kind": "lost", "status": "approved" }),
+        )
+        .await;
+    assert_eq!((&logged["siteId"], &logged["status"]), (&json!(1), &json!("approved")));
+    let lost_elsewhere = json!({ "title": "Hat", "lat": 1.0, "lng": 1.0, "status": "approved", "siteId": 2 });
+    assert_error(
+        &lib.post("/api/items", lost_elsewhere).await,
+        StatusCode::FORBIDDEN,
+        OTHER_SITE,
+    );
     // A member hands a found item in at the desk they choose.
     let (_, chosen) = alice
         .post(
