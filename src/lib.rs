@@ -73,7 +73,10 @@ impl App {
         store = store
             .with_office(config.office.as_deref())
             .with_holding(config.custody.hold());
-        store.fold_ids().await?;
+        store
+            .fold_ids()
+            .await
+            .context("cannot make account ids unique in any case")?;
         let converted = store
             .convert_legacy_rows()
             .await
@@ -81,12 +84,18 @@ impl App {
         if converted > 0 {
             tracing::info!(items = converted, "converted items stored by an earlier release");
         }
-        let strays = store.give_strays_sites().await?;
+        let strays = store
+            .give_strays_sites()
+            .await
+            .context("cannot give the items reported by an older node a site")?;
         if strays > 0 {
             tracing::info!(items = strays, "gave items reported by an older node the nearest site");
         }
         if let Some(office) = &config.office
-            && store.fill_upgraded_site(office, time::now_ms()).await?
+            && store
+                .fill_upgraded_site(office, time::now_ms())
+                .await
+                .context("cannot tell the upgraded site how to collect")?
         {
             tracing::info!("the site made by the upgrade to sites tells how to collect as LOSTFOUND_OFFICE does");
         }
