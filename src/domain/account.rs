@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::{
     DisplayName, Email, Fields, Lang, Password, User, UserId, ValidationError,
     access::{self, Action, Role},
+    user::ascending,
 };
 
 /// An account with what only staff see: the email address, whether it is disabled.
@@ -144,13 +145,11 @@ fn site_ids(value: &Value) -> Result<Vec<i64>, ValidationError> {
         .as_array()
         .filter(|ids| ids.len() <= MAX_STAFF_SITES)
         .ok_or_else(invalid)?;
-    let mut ids = ids
+    let ids = ids
         .iter()
         .map(|id| id.as_i64().filter(|id| *id > 0).ok_or_else(invalid))
         .collect::<Result<Vec<_>, _>>()?;
-    ids.sort_unstable();
-    ids.dedup();
-    Ok(ids)
+    Ok(ascending(ids))
 }
 
 impl AccountPatch {
@@ -192,11 +191,8 @@ impl AccountPatch {
 
     /// Only the sites the account works at (`lostfound user sites`).
     pub fn sites_only(sites: Vec<i64>) -> Self {
-        let mut sites = sites;
-        sites.sort_unstable();
-        sites.dedup();
         Self {
-            sites: Some(sites),
+            sites: Some(ascending(sites)),
             ..Self::default()
         }
     }

@@ -191,6 +191,13 @@ impl ListRequest {
     pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
         let given = |name: &str| param(name).filter(|v| !v.is_empty());
         let invalid = |name: &'static str, message: &'static str| move |_| ValidationError::new(name, message);
+        // A stored record's id (a site's, a bin's): a positive number.
+        let record_id = |name: &'static str, message: &'static str| {
+            given(name)
+                .map(|v| v.parse().ok().filter(|id: &i64| *id > 0).ok_or(()))
+                .transpose()
+                .map_err(invalid(name, message))
+        };
         let limit = given("limit").map(parse_limit).transpose()?;
         let words = given("q").map(parse_words).transpose()?.unwrap_or_default();
         // Best first is for searches; a list without words has nothing to rank by.
@@ -235,14 +242,8 @@ impl ListRequest {
                     .transpose()
                     .map_err(invalid("until", "Invalid until"))?,
                 created_by: given("createdBy").map(str::to_owned),
-                site: given("site")
-                    .map(|v| v.parse().ok().filter(|id| *id > 0).ok_or(()))
-                    .transpose()
-                    .map_err(invalid("site", "Invalid site"))?,
-                bin: given("bin")
-                    .map(|v| v.parse().ok().filter(|id| *id > 0).ok_or(()))
-                    .transpose()
-                    .map_err(invalid("bin", "Invalid bin"))?,
+                site: record_id("site", "Invalid site")?,
+                bin: record_id("bin", "Invalid bin")?,
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
                 open: given("open")
                     .map(|v| parse_flag("open", v))

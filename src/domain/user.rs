@@ -24,9 +24,8 @@ pub struct User {
 impl User {
     /// An account from what is stored: its administrator's flag and the sites it works at
     /// (in any order).
-    pub fn new(id: String, name: String, admin: bool, mut sites: Vec<i64>) -> Self {
-        sites.sort_unstable();
-        sites.dedup();
+    pub fn new(id: String, name: String, admin: bool, sites: Vec<i64>) -> Self {
+        let sites = ascending(sites);
         Self {
             id,
             name,
@@ -34,6 +33,13 @@ impl User {
             sites,
         }
     }
+}
+
+/// Site ids in ascending order, each once: how a user's sites are kept.
+pub(super) fn ascending(mut sites: Vec<i64>) -> Vec<i64> {
+    sites.sort_unstable();
+    sites.dedup();
+    sites
 }
 
 /// What a login sends: an id and a password, both non-empty strings. An id that breaks

@@ -104,8 +104,7 @@ async fn create(
         (status = 404, description = "Bin not found", body = schemas::ErrorBody),
     ))]
 async fn show(State(state): State<AppState>, _: May<ReadAll>, Path(id): Path<String>) -> Result<Json<BinJson>> {
-    let bin = state.store.bin(bin_id(&id)?).await?.ok_or(AppError::NotFound(NO_BIN))?;
-    Ok(Json(bin.into()))
+    Ok(Json(bin_in_path(&state, &id).await?.into()))
 }
 
 /// Changes a bin's code or name; its items take a new name as their storage place.
@@ -153,4 +152,9 @@ async fn remove(
 /// A bin id in a path: a positive number, or no such bin.
 fn bin_id(id: &str) -> Result<i64> {
     id.parse().ok().filter(|id| *id > 0).ok_or(AppError::NotFound(NO_BIN))
+}
+
+/// The bin a path names, or 404.
+pub(super) async fn bin_in_path(state: &AppState, id: &str) -> Result<Bin> {
+    state.store.bin(bin_id(id)?).await?.ok_or(AppError::NotFound(NO_BIN))
 }

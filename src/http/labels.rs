@@ -10,6 +10,7 @@ use axum::{
 };
 
 use super::{
+    bins::bin_in_path,
     current_user::{May, TakeIn},
     schemas,
 };
@@ -18,7 +19,6 @@ use crate::{
     domain::{ItemId, ItemNotFound, label},
     error::{AppError, Result},
     state::AppState,
-    usecases::bins::NO_BIN,
 };
 
 /// The web app's page of an item, after the public URL: the address notifications link to.
@@ -85,18 +85,16 @@ async fn bin_label(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response> {
-    let not_found = || AppError::NotFound(NO_BIN);
-    let id: i64 = id.parse().ok().filter(|id| *id > 0).ok_or_else(not_found)?;
-    let bin = state.store.bin(id).await?.ok_or_else(not_found)?;
+    let bin = bin_in_path(&state, &id).await?;
     let site = state
         .store
         .site(bin.site_id)
         .await?
         .map(|site| site.name)
         .unwrap_or_default();
-    let url = format!("{}{BIN_PAGE}{id}", public_base(&state.config, &headers)?);
+    let url = format!("{}{BIN_PAGE}{}", public_base(&state.config, &headers)?, bin.id);
     let svg = label::bin_label_svg(&bin.code, &bin.name, &site, &url).map_err(anyhow::Error::from)?;
-    Ok(svg_answer(svg, &format!("bin-{id}-label.svg")))
+    Ok(svg_answer(svg, &format!("bin-{}-label.svg", bin.id)))
 }
 
 /// A label as an answer, opened inline as `filename` (made of a number: a valid header).
