@@ -17,7 +17,7 @@ use std::{
     time::Duration,
 };
 
-use sqlx::{Executor, SqliteConnection};
+use sqlx::{Connection, Executor, SqliteConnection};
 use tokio::sync::{Mutex, MutexGuard, Notify, oneshot};
 
 use super::{StoreError, items::LIST_VERSION};
@@ -35,6 +35,8 @@ pub struct Writer {
     /// processes on the same file (another node, the command-line tools) as polled
     /// (`follow_others`). Readers ask it without a query.
     version: Arc<AtomicI64>,
+    /// The read-only connection that follows other processes' commits, until the close.
+    follower: Arc<std::sync::Mutex<Option<rusqlite::Connection>>>,
 }
 
 struct State {
@@ -80,6 +82,7 @@ impl Writer {
             commit_wanted: Notify::new(),
             patience,
             version,
+            follower: Arc::default(),
         });
         tokio::spawn(commit_when_wanted(Arc::clone(&writer)));
         Ok(writer)
@@ -94,12 +97,16 @@ impl Writer {
     /// what other processes commit; stops once the writer is gone.
     pub fn follow_others(&self, connection: rusqlite::Connection, every: Duration) {
         let version = Arc::downgrade(&self.version);
+        *lock(&self.follower) = Some(connection);
+        let follower = Arc::clone(&self.follower);
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(every);
             ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 ticks.tick().await;
                 let Some(version) = version.upgrade() else { return };
+                let connection = lock(&follower);
+                let Some(connection) = connection.as_ref() else { return };
                 // A tiny query, run in place: no hand-off to a driver thread.
                 let read = connection
                     .prepare_cached(LIST_VERSION)
@@ -146,6 +153,18 @@ impl Writer {
         let mut state = self.state.lock().await;
         state.commit().await;
         state.closed = true;
+        // Both connections to the file close now, not when the last clone of the store goes:
+        // the writer's gives way to one that holds nothing.
+        lock(&self.follower).take();
+        match SqliteConnection::connect("sqlite::memory:").await {
+            Ok(nothing) => {
+                let file = std::mem::replace(&mut state.connection, nothing);
+                if let Err(err) = file.close().await {
+                    tracing::warn!(error = %err, "could not close the SQLite writer connection");
+                }
+            }
+            Err(err) => tracing::warn!(error = %err, "could not close the SQLite writer connection"),
+        }
         self.commit_wanted.notify_one();
     }
 }
@@ -263,4 +282,9 @@ async fn commit_when_wanted(writer: Arc<Writer>) {
         }
         state.commit().await;
     }
+}
+
+/// The follower's connection; a panic while it was held left nothing half-done in it.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -137,12 +137,18 @@ impl TestDb {
     /// of every row it yields, as text; write `CAST(... AS TEXT)` for other types.
     pub async fn sql(&self, query: &str) -> Vec<String> {
         let query = sqlx::AssertSqlSafe(query.to_owned());
+        // Closed before the answer is used: a connection dropped instead closes later, on its
+        // driver's thread, and may still be closing as a server starts on the database.
         let rows = if self.url.starts_with("postgres") {
             let mut conn = PgConnection::connect(&self.url).await.unwrap();
-            sqlx::query_scalar(query).fetch_all(&mut conn).await
+            let rows = sqlx::query_scalar(query).fetch_all(&mut conn).await;
+            conn.close().await.unwrap();
+            rows
         } else {
             let mut conn = SqliteConnection::connect(&self.url).await.unwrap();
-            sqlx::query_scalar(query).fetch_all(&mut conn).await
+            let rows = sqlx::query_scalar(query).fetch_all(&mut conn).await;
+            conn.close().await.unwrap();
+            rows
         };
         rows.unwrap_or_else(|e| panic!("{e}"))
     }
