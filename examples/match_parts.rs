@@ -100,7 +100,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         created_by: format!("reporter {id}"),
         returned_at: None,
         finder: None,
-        hold_until: None,
+        site_hold_days: None,
         disposal: None,
         closed_at: None,
         site_id: Some(1),

@@ -330,6 +330,12 @@ pub struct MailConfig {
     /// The sender of notification emails, e.g. `Lost and found <lost@example.edu>`.
     #[arg(long, env = "LOSTFOUND_MAIL_FROM")]
     pub mail_from: Option<String>,
+
+    /// How often, in seconds, the outbox is looked at for mail this node did not queue
+    /// (another node's, the command line's); what this node queues is sent at once.
+    #[arg(long, env = "LOSTFOUND_MAIL_POLL_SECONDS", default_value_t = 5,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub mail_poll_seconds: u64,
 }
 
 /// An SMTP URL, which may hold a password: shown without its user and password.

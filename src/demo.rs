@@ -163,14 +163,15 @@ pub async fn seed(store: &Store, passwords: &Passwords) -> anyhow::Result<bool> 
         let item = NewItem::parse(report.as_object().expect("an object"))?;
         // Spread over the last hours so that the newest-first order shows.
         let created = now_ms() - (DEMO_ITEMS.len() - n) as i64 * 37 * 60 * 1000;
-        let stored = store.insert_item(&item, demo.reporter, created).await?;
+        // Nobody listens yet: the server starts once the demo data is in.
+        let stored = store.insert_item(&item, demo.reporter, created).await?.unheard();
         if let Some((status, place)) = demo.review {
             let mut review = json!({ "status": status.as_str() });
             if let Some(place) = place {
                 review["storagePlace"] = json!(place);
             }
             let patch = ItemPatch::parse(review.as_object().expect("an object"))?;
-            store.update_item(stored.id, &patch, "admin", created).await?;
+            let _ = store.update_item(stored.id, &patch, "admin", created).await?.unheard();
         }
     }
     Ok(true)

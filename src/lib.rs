@@ -13,6 +13,7 @@ pub mod cpu;
 pub mod demo;
 pub mod domain;
 pub mod error;
+pub mod events;
 pub mod http;
 pub mod json;
 pub mod log_writer;
@@ -70,9 +71,6 @@ impl App {
         if let Some(mailer) = &mailer {
             store = store.with_mail_outbox(mailer.mails_links());
         }
-        store = store
-            .with_office(config.office.as_deref())
-            .with_holding(config.custody.hold());
         store
             .fold_ids()
             .await
@@ -165,8 +163,14 @@ impl App {
         });
         let stop_mail = tokio_util::sync::CancellationToken::new();
         let mail = self.mailer.map(|mailer| {
-            let store = self.state.store.clone();
-            tokio::spawn(mail::send_queued(store, mailer, stop_mail.clone(), self.mail_progress))
+            let (store, events) = (self.state.store.clone(), self.state.events.subscribe());
+            tokio::spawn(mail::send_queued(
+                store,
+                mailer,
+                events,
+                stop_mail.clone(),
+                self.mail_progress,
+            ))
         });
         let realtime = self.realtime;
         let timeout = LimitsConfig::seconds(self.state.config.limits.shutdown_timeout).unwrap_or(Duration::MAX);

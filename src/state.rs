@@ -9,6 +9,8 @@ use crate::{
     cache::AnswerCache,
     config::Config,
     cpu::CpuWork,
+    domain::{Due, HoldPolicy},
+    events::Events,
     meaning::Meanings,
     origins::AllowedOrigins,
     redis::RedisHealth,
@@ -27,6 +29,8 @@ pub struct AppState(Arc<Shared>);
 
 pub struct Shared {
     pub store: Store,
+    /// What this process commits, for live delivery and the mail sender.
+    pub events: Events,
     pub sessions: Sessions,
     pub passwords: Passwords,
     pub throttle: LoginThrottle,
@@ -42,6 +46,9 @@ pub struct Shared {
     pub sso: Option<SingleSignOn>,
     /// The sentence encoder and this node's index of meanings.
     pub meanings: Meanings,
+    /// How long found items are kept (`LOSTFOUND_HOLD_DAYS…`, and the sites' own periods
+    /// stored with them), read from the configuration once.
+    pub hold: Arc<HoldPolicy>,
     pub config: Arc<Config>,
 }
 
@@ -65,8 +72,20 @@ impl AppState {
             sso: SingleSignOn::from_config(&config.accounts, config.public_url.as_deref())?,
             redis,
             store,
+            hold: Arc::new(config.custody.hold()),
+            events: Events::default(),
             config: Arc::new(config),
         })))
+    }
+}
+
+impl AppState {
+    /// What is due for disposal now, by the holding periods configured.
+    pub fn due_now(&self) -> Due {
+        Due {
+            at: crate::time::now_ms(),
+            hold: HoldPolicy::clone(&self.hold),
+        }
     }
 }
 

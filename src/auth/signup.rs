@@ -3,14 +3,18 @@
 
 use super::{AccountError, Passwords, token::token_hash, unlock};
 use crate::{
-    domain::{LinkToken, NewPasswordByLink, Signup},
+    domain::{Committed, LinkToken, NewPasswordByLink, Signup},
     store::{SignupOutcome, Store, StoreError, Verified},
     time::now_ms,
 };
 
 /// Signs someone up (see [`Store::sign_up`]). The password is hashed whatever becomes of the
 /// sign-up, so that an address with an account takes as long to answer as one without.
-pub async fn sign_up(store: &Store, passwords: &Passwords, signup: &Signup) -> Result<SignupOutcome, AccountError> {
+pub async fn sign_up(
+    store: &Store,
+    passwords: &Passwords,
+    signup: &Signup,
+) -> Result<Committed<SignupOutcome>, AccountError> {
     let hash = passwords.hash(signup.password().clone()).await?;
     Ok(store.sign_up(signup, &hash, now_ms()).await?)
 }

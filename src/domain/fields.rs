@@ -88,3 +88,20 @@ impl<'a> Fields<'a> {
         }
     }
 }
+
+/// The id of a stored record (a site, a bin) in a query parameter `key`: a positive integer;
+/// `None` when absent; anything else is `invalid`, which names the parameter.
+pub fn query_record_id(
+    value: Option<&str>,
+    key: &'static str,
+    invalid: &'static str,
+) -> Result<Option<i64>, ValidationError> {
+    value
+        .map(|v| {
+            v.parse()
+                .ok()
+                .filter(|id: &i64| *id > 0)
+                .ok_or_else(|| ValidationError::new(key, invalid))
+        })
+        .transpose()
+}

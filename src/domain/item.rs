@@ -4,7 +4,9 @@ use std::{fmt, str::FromStr};
 
 use serde_json::{Map, Value, json};
 
-use super::{Bin, ClaimId, Disposal, Fields, Finder, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text};
+use super::{
+    Bin, ClaimId, Disposal, Fields, Finder, HoldPolicy, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text,
+};
 
 /// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
 /// base64, and the other fields are small. What `POST /api/items` accepts, and what a line of
@@ -181,8 +183,8 @@ pub struct Item {
     pub returned_at: Option<i64>,
     /// Who handed it in at the desk (private: staff only).
     pub finder: Option<Finder>,
-    /// Until when a found item is kept (epoch ms), by the holding periods configured now.
-    pub hold_until: Option<i64>,
+    /// How long its site keeps found items, when the site says (else the service's period).
+    pub site_hold_days: Option<u32>,
     /// What became of a found item nobody claimed.
     pub disposal: Option<Disposal>,
     /// When its reporter or staff closed the report, in epoch milliseconds.
@@ -199,6 +201,12 @@ pub struct Item {
 }
 
 impl Item {
+    /// Until when a found item is kept (epoch ms) under `hold`, the holding periods configured
+    /// now; lost reports are not in custody.
+    pub fn hold_until(&self, hold: &HoldPolicy) -> Option<i64> {
+        hold.hold_until(self.kind, self.cat.as_deref(), self.site_hold_days, self.created_at)
+    }
+
     /// Neither returned, disposed nor closed: it may still match, be claimed or be closed.
     pub fn is_open(&self) -> bool {
         self.returned_at.is_none() && self.disposal.is_none() && self.closed_at.is_none()

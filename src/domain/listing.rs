@@ -4,7 +4,7 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
-use super::{Item, ItemId, ItemKind, ItemStatus, ValidationError, search::folded_words};
+use super::{HoldPolicy, Item, ItemId, ItemKind, ItemStatus, ValidationError, query_record_id, search::folded_words};
 
 /// Words a search may have.
 pub const MAX_WORDS: usize = 16;
@@ -48,10 +48,18 @@ pub struct ItemFilter {
     /// Only items neither returned, disposed nor closed.
     pub open: bool,
     /// Only found items in custody (not rejected, neither returned, disposed nor closed)
-    /// whose holding period ended by this time (epoch ms).
-    pub due_at: Option<i64>,
+    /// whose holding period ended.
+    pub due: Option<Due>,
     /// What the caller may see; `None`: everything.
     pub visible: Option<Visibility>,
+}
+
+/// When and under which holding periods found items are due for disposal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Due {
+    /// Epoch ms.
+    pub at: i64,
+    pub hold: HoldPolicy,
 }
 
 impl ItemFilter {
@@ -140,7 +148,7 @@ fn decode_cursor(prefix: &str, token: &str) -> Result<(i64, ItemId), ValidationE
 pub struct ListRequest {
     pub filter: ItemFilter,
     /// `due=true`: the found items due for disposal (staff only; the caller sets
-    /// `filter.due_at` once allowed).
+    /// `filter.due` once allowed).
     pub due: bool,
     /// At most this many items, or all of them.
     pub limit: Option<u32>,
@@ -191,13 +199,6 @@ impl ListRequest {
     pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
         let given = |name: &str| param(name).filter(|v| !v.is_empty());
         let invalid = |name: &'static str, message: &'static str| move |_| ValidationError::new(name, message);
-        // A stored record's id (a site's, a bin's): a positive number.
-        let record_id = |name: &'static str, message: &'static str| {
-            given(name)
-                .map(|v| v.parse().ok().filter(|id: &i64| *id > 0).ok_or(()))
-                .transpose()
-                .map_err(invalid(name, message))
-        };
         let limit = given("limit").map(parse_limit).transpose()?;
         let words = given("q").map(parse_words).transpose()?.unwrap_or_default();
         // Best first is for searches; a list without words has nothing to rank by.
@@ -242,8 +243,8 @@ impl ListRequest {
                     .transpose()
                     .map_err(invalid("until", "Invalid until"))?,
                 created_by: given("createdBy").map(str::to_owned),
-                site: record_id("site", "Invalid site")?,
-                bin: record_id("bin", "Invalid bin")?,
+                site: query_record_id(given("site"), "site", "Invalid site")?,
+                bin: query_record_id(given("bin"), "bin", "Invalid bin")?,
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
                 open: given("open")
                     .map(|v| parse_flag("open", v))

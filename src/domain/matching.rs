@@ -281,7 +281,7 @@ mod tests {
             created_by: format!("reporter{id}"),
             returned_at: None,
             finder: None,
-            hold_until: None,
+            site_hold_days: None,
             disposal: None,
             closed_at: None,
             site_id: Some(1),

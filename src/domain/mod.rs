@@ -7,6 +7,7 @@ mod bin;
 mod claim;
 pub mod colours;
 mod custody;
+mod event;
 mod fields;
 pub mod geo;
 mod item;
@@ -37,11 +38,12 @@ pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
     parse_close_reason,
 };
-pub use fields::Fields;
+pub use event::{Committed, DeletedMessage, Event, Reviewed};
+pub use fields::{Fields, query_record_id};
 pub use item::{
     ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
 };
-pub use listing::{BestCursor, Cursor, ItemFilter, ListRequest, MAX_LIMIT, Near, Sort, Visibility, parse_limit};
+pub use listing::{BestCursor, Cursor, Due, ItemFilter, ListRequest, MAX_LIMIT, Near, Sort, Visibility, parse_limit};
 pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
 pub use notification::{

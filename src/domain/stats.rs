@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{DisposalMethod, ItemKind, ItemStatus, ValidationError, listing::parse_time};
+use super::{DisposalMethod, ItemKind, ItemStatus, ValidationError, listing::parse_time, query_record_id};
 
 /// Which reports count: created in `[since, until)`, epoch milliseconds; `None`: unbounded.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -26,10 +26,7 @@ impl StatsWindow {
         Ok(Self {
             since: time("since", "Invalid since")?,
             until: time("until", "Invalid until")?,
-            site: param("site")
-                .map(|v| v.parse().ok().filter(|id| *id > 0))
-                .map(|id| id.ok_or_else(|| ValidationError::new("site", "Invalid site")))
-                .transpose()?,
+            site: query_record_id(param("site"), "site", "Invalid site")?,
         })
     }
 }

@@ -20,7 +20,7 @@ use crate::{
     domain::{
         ClaimId, ClaimStatus, ItemId,
         access::{self, Action},
-        parse_decision, parse_message,
+        parse_decision, parse_message, query_record_id,
     },
     error::Result,
     state::AppState,
@@ -65,10 +65,8 @@ async fn open(
     if state.config.custody.restricts() {
         Reader::of(&state, Some(&session)).readable(state.store.item(id).await?)?;
     }
-    let claim = state
-        .store
-        .open_claim(id, &session.user.id, &message, now_ms())
-        .await??;
+    let opened = state.store.open_claim(id, &session.user.id, &message, now_ms()).await?;
+    let claim = state.events.publish(opened)?;
     Ok(Json(ClaimJson::from(claim)))
 }
 
@@ -90,6 +88,7 @@ async fn of_item(
         item: Some(id),
         claimant: claimant_filter(&session),
         status: None,
+        site: None,
     };
     let claims = state.store.claims(&filter, MOST_LISTED).await?;
     Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
@@ -97,22 +96,25 @@ async fn of_item(
 
 /// An administrator: every claim (the queue); anyone else: their own.
 #[utoipa::path(get, path = "/api/claims", operation_id = "listClaims", tag = "claims", security(("session" = [])),
-    params(("status" = Option<String>, Query, description = "`open`, `accepted`, `rejected` or `withdrawn`")),
+    params(("status" = Option<String>, Query, description = "`open`, `accepted`, `rejected` or `withdrawn`"),
+        ("site" = Option<i64>, Query, minimum = 1, description = "Only claims on the items this site holds")),
     responses(
         (status = 200, description = "Newest first, at most 500", body = [ClaimJson]),
-        (status = 400, description = "Invalid status, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
+        (status = 400, description = "Invalid status, Invalid site, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
     ))]
 async fn list(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Vec<ClaimJson>>> {
-    let params = Params::parse(raw.as_deref(), &["status"])?;
+    let params = Params::parse(raw.as_deref(), &["status", "site"])?;
     let status = params.get("status").map(str::parse::<ClaimStatus>).transpose()?;
+    let site = query_record_id(params.get("site"), "site", "Invalid site")?;
     let filter = ClaimFilter {
         item: None,
         claimant: claimant_filter(&session),
         status,
+        site,
     };
     let claims = state.store.claims(&filter, MOST_LISTED).await?;
     Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))

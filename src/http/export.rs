@@ -18,10 +18,10 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Item, ListRequest},
+    domain::{HoldPolicy, Item, ListRequest},
     error::Result,
     state::AppState,
-    time::{format_ms, now_ms},
+    time::format_ms,
 };
 
 /// List parameters an export ignores.
@@ -73,17 +73,18 @@ async fn export(State(state): State<AppState>, _: May<ReadAll>, RawQuery(raw): R
     // Everything the filters select: paging and `fields` do not apply to a table.
     let mut request = ListRequest::parse(|name| params.get(name).filter(|_| !PAGING.contains(&name)))?;
     if request.due {
-        request.filter.due_at = Some(now_ms());
+        request.filter.due = Some(state.due_now());
     }
     // A search finds what `GET /api/items?q=` finds (newest first here, as every export).
     if let Some(q) = params.get("q").filter(|_| !request.filter.words.is_empty()) {
         state.meanings.widen(&state.store, &mut request.filter, q).await?;
     }
     let header_row = stream::once(async { header_row() });
+    let hold = std::sync::Arc::clone(&state.hold);
     let items = state
         .store
         .stream_items(request.filter, None, BATCH)
-        .map(|batch| batch.map(|items| rows(&items)).map_err(std::io::Error::other));
+        .map(move |batch| batch.map(|items| rows(&items, &hold)).map_err(std::io::Error::other));
     let body = Body::from_stream(header_row.map(Ok::<_, std::io::Error>).chain(items));
     Ok((
         [
@@ -101,8 +102,8 @@ fn header_row() -> Bytes {
 }
 
 /// `items` as CSV rows.
-fn rows(items: &[Item]) -> Bytes {
-    csv_bytes(|csv| items.iter().try_for_each(|item| csv.write_record(row(item))))
+fn rows(items: &[Item], hold: &HoldPolicy) -> Bytes {
+    csv_bytes(|csv| items.iter().try_for_each(|item| csv.write_record(row(item, hold))))
 }
 
 /// What `write` writes, as CSV bytes.
@@ -112,7 +113,7 @@ fn csv_bytes(write: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -
     Bytes::from(csv.into_inner().expect("writing CSV to memory cannot fail"))
 }
 
-fn row(item: &Item) -> [String; 22] {
+fn row(item: &Item, hold: &HoldPolicy) -> [String; 22] {
     let text = |value: Option<&str>| value.map(inert).unwrap_or_default();
     let time = |ms: Option<i64>| ms.map(format_ms).unwrap_or_default();
     let (disposal, finder) = (item.disposal.as_ref(), item.finder.as_ref());
@@ -131,7 +132,7 @@ fn row(item: &Item) -> [String; 22] {
         inert(&item.created_by),
         time(item.returned_at),
         item.photo_version.is_some().to_string(),
-        time(item.hold_until),
+        time(item.hold_until(hold)),
         time(disposal.map(|d| d.at)),
         disposal.map(|d| d.method.as_str().to_owned()).unwrap_or_default(),
         text(disposal.and_then(|d| d.note.as_deref())),

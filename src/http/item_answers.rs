@@ -2,6 +2,8 @@
 //! kept in the answer cache once whole when it is small; one item with its ETag; photos as
 //! `data:` URLs when `imgData` is asked for.
 
+use std::sync::Arc;
+
 use axum::{
     Json,
     body::{Body, Bytes},
@@ -191,14 +193,14 @@ async fn serialize(state: &AppState, items: Vec<Item>, keys: &ItemKeys, first: b
         photos.push(img_data(state, item, keys).await?);
     }
     let size = photos.iter().flatten().map(String::len).sum::<usize>() + items.len() * 512;
-    let keys = keys.clone();
+    let (keys, hold) = (keys.clone(), Arc::clone(&state.hold));
     let chunk = state
         .cpu
         .run(size, move || {
             let mut chunk = Vec::with_capacity(size);
             for (n, (item, photo)) in items.iter().zip(&photos).enumerate() {
                 chunk.push(if first && n == 0 { b'[' } else { b',' });
-                serde_json::to_writer(&mut chunk, &ItemJson::new(item, &keys, photo.as_deref()))?;
+                serde_json::to_writer(&mut chunk, &ItemJson::new(item, &keys, &hold, photo.as_deref()))?;
             }
             Ok::<_, serde_json::Error>(chunk)
         })
@@ -222,7 +224,11 @@ pub(super) async fn img_data(state: &AppState, item: &Item, keys: &ItemKeys) -> 
 pub(super) async fn answer(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Response> {
     let photo = img_data(state, item, keys).await?;
     let tag = item_etag(item, keys);
-    Ok(([(header::ETAG, tag)], Json(ItemJson::new(item, keys, photo.as_deref()))).into_response())
+    Ok((
+        [(header::ETAG, tag)],
+        Json(ItemJson::new(item, keys, &state.hold, photo.as_deref())),
+    )
+        .into_response())
 }
 
 /// Names one state of one item in one selection of keys.

@@ -104,17 +104,22 @@ async fn list(State(state): State<AppState>, RawQuery(raw): RawQuery, headers: H
         reader.require_reads_all()?;
     }
     if request.due {
-        request.filter.due_at = Some(now_ms());
+        request.filter.due = Some(state.due_now());
     }
     // What is due changes with the time, not only with the items: never kept, and its ETag
     // names the moment.
-    let kept = request.filter.due_at.is_none();
+    let kept = request.filter.due.is_none();
     // Read before the items: an answer is never older than the version its ETag names.
     let version = state.store.list_version().await?;
     if kept && let Some(answer) = state.answers.get(version, &kept_as) {
         return Ok(send_kept(answer, &headers));
     }
-    let moment = request.filter.due_at.map(|now| format!("@{now}")).unwrap_or_default();
+    let moment = request
+        .filter
+        .due
+        .as_ref()
+        .map(|due| format!("@{}", due.at))
+        .unwrap_or_default();
     let tag = etag(&format!("l{version}{moment}.{}", digest(&kept_as)));
     if matches(&headers, &tag) {
         return Ok(not_modified([(header::ETAG, tag)]));
@@ -227,8 +232,9 @@ async fn read(
         return Ok(not_modified([(header::ETAG, tag)]));
     }
     let photo = img_data(&state, &item, &keys).await?;
-    let body =
-        Bytes::from(serde_json::to_vec(&ItemJson::new(&item, &keys, photo.as_deref())).map_err(anyhow::Error::from)?);
+    let body = Bytes::from(
+        serde_json::to_vec(&ItemJson::new(&item, &keys, &state.hold, photo.as_deref())).map_err(anyhow::Error::from)?,
+    );
     let answer = Answer {
         headers: vec![
             (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
@@ -271,7 +277,7 @@ async fn possible_matches(
         .iter()
         .zip(&photos)
         .map(|(found, photo)| MatchJson {
-            item: ItemJson::new(&found.item, &keys, photo.as_deref()),
+            item: ItemJson::new(&found.item, &keys, &state.hold, photo.as_deref()),
             score: found.score,
             distance: found.distance,
             likely: found.score >= matching::LIKELY,

@@ -34,7 +34,7 @@ pub fn router() -> Router<AppState> {
     ))]
 async fn remove(State(state): State<AppState>, _: May<Remove>, Path(id): Path<String>) -> Result<Json<OkJson>> {
     let id = MessageId::parse(&id).ok_or(AppError::NotFound(NO_MESSAGE))?;
-    match state.store.delete_message(id).await? {
+    match state.events.publish(state.store.delete_message(id).await?) {
         Some(_) => Ok(Json(OkJson::DONE)),
         None => Err(AppError::NotFound(NO_MESSAGE)),
     }

@@ -105,7 +105,10 @@ async fn signup(State(state): State<AppState>, ClientAddr(addr): ClientAddr, bod
         return Err(AppError::invalid("Email domain not allowed"));
     }
     refuse_too_many(&state, "signup", addr).await?;
-    match sign_up(&state.store, &state.passwords, &signup).await? {
+    match state
+        .events
+        .publish(sign_up(&state.store, &state.passwords, &signup).await?)
+    {
         SignupOutcome::Created => Ok(Json(OkJson::DONE)),
         SignupOutcome::IdTaken => Err(AppError::Conflict("Id already taken")),
     }
@@ -176,7 +179,8 @@ async fn request_reset(
     let request = ResetRequest::parse(&body.fields)?;
     refuse_too_many(&state, "reset", addr).await?;
     if state.config.mails_links() {
-        state.store.request_password_reset(request.email(), now_ms()).await?;
+        let queued = state.store.request_password_reset(request.email(), now_ms()).await?;
+        state.events.publish(queued);
     }
     Ok(Json(OkJson::DONE))
 }

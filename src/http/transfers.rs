@@ -121,7 +121,7 @@ async fn list(
     let keys = Params::parse(raw.as_deref(), &["fields"])?.keys()?;
     state.store.site(site).await?.ok_or(AppError::NotFound(NO_SITE))?;
     let (incoming, outgoing) = state.store.transfers(site).await?;
-    let json = |item| ItemJson::new(item, &keys, None);
+    let json = |item| ItemJson::new(item, &keys, &state.hold, None);
     Ok(Json(TransfersJson {
         incoming: incoming.iter().map(json).collect(),
         outgoing: outgoing.iter().map(json).collect(),

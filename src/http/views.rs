@@ -9,7 +9,7 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Account, Claim, ClaimStatus, Disposal, Finder, Item, Lang, User, matching::Why},
+    domain::{Account, Claim, ClaimStatus, Disposal, Finder, HoldPolicy, Item, Lang, User, matching::Why},
     json::UserJson,
     store::{ChangeRecord, EmailState},
     time::format_ms,
@@ -19,6 +19,8 @@ use crate::{
 pub struct ItemJson<'a> {
     item: &'a Item,
     keys: &'a ItemKeys,
+    /// The holding periods its `holdUntil` follows.
+    hold: &'a HoldPolicy,
     /// The photo as a `data:` URL, when `imgData` is selected and the item has one.
     img_data: Option<&'a str>,
 }
@@ -123,8 +125,14 @@ impl From<&Why> for WhyJson {
 }
 
 impl<'a> ItemJson<'a> {
-    pub fn new(item: &'a Item, keys: &'a ItemKeys, img_data: Option<&'a str>) -> Self {
-        Self { item, keys, img_data }
+    /// `item` with `keys`, its `holdUntil` by `hold`.
+    pub fn new(item: &'a Item, keys: &'a ItemKeys, hold: &'a HoldPolicy, img_data: Option<&'a str>) -> Self {
+        Self {
+            item,
+            keys,
+            hold,
+            img_data,
+        }
     }
 }
 
@@ -158,7 +166,7 @@ impl Serialize for ItemJson<'_> {
                 ItemKey::ReturnedAt => map.serialize_entry(name, &item.returned_at.map(format_ms)),
                 ItemKey::Place => map.serialize_entry(name, &item.place),
                 ItemKey::Finder => map.serialize_entry(name, &item.finder.as_ref().map(FinderJson::from)),
-                ItemKey::HoldUntil => map.serialize_entry(name, &item.hold_until.map(format_ms)),
+                ItemKey::HoldUntil => map.serialize_entry(name, &item.hold_until(self.hold).map(format_ms)),
                 ItemKey::DisposedAt => map.serialize_entry(name, &item.disposal.as_ref().map(|d| format_ms(d.at))),
                 ItemKey::Disposal => map.serialize_entry(name, &item.disposal.as_ref().map(DisposalJson::from)),
                 ItemKey::ClosedAt => map.serialize_entry(name, &item.closed_at.map(format_ms)),
@@ -389,7 +397,7 @@ mod tests {
             created_by: "alice".into(),
             returned_at: None,
             finder: None,
-            hold_until: None,
+            site_hold_days: None,
             disposal: None,
             closed_at: None,
             version: 3,
@@ -403,7 +411,13 @@ mod tests {
     fn an_item_has_the_contracts_twelve_keys() {
         let keys = ItemKeys::parse(None).unwrap();
         assert_eq!(
-            serde_json::to_value(ItemJson::new(&item(), &keys, Some("data:image/png;base64,AA=="))).unwrap(),
+            serde_json::to_value(ItemJson::new(
+                &item(),
+                &keys,
+                &HoldPolicy::default(),
+                Some("data:image/png;base64,AA==")
+            ))
+            .unwrap(),
             json!({
                 "id": 7, "title": "Umbrella", "desc": null, "cat": "bags", "imgData": "data:image/png;base64,AA==",
                 "lat": 51.5, "lng": -0.1, "radius": 0.0, "status": "approved", "storagePlace": null,
@@ -415,7 +429,7 @@ mod tests {
     #[test]
     fn fields_select_keys_in_the_order_named() {
         let keys = ItemKeys::parse(Some("thumbUrl, kind,id,kind,returnedAt,photoUrl")).unwrap();
-        let text = serde_json::to_string(&ItemJson::new(&item(), &keys, None)).unwrap();
+        let text = serde_json::to_string(&ItemJson::new(&item(), &keys, &HoldPolicy::default(), None)).unwrap();
         assert_eq!(
             text,
             r#"{"thumbUrl":"/api/items/7/thumb?v=abc","kind":"found","id":7,"returnedAt":null,"photoUrl":"/api/items/7/photo?v=abc"}"#

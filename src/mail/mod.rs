@@ -17,13 +17,13 @@ use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
     message::{Mailbox, header::ContentType},
 };
-use tokio::sync::watch;
+use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
     causes::describe,
     config::MailConfig,
-    domain::say,
+    domain::{Event, say},
     store::{OutgoingAccountMail, OutgoingMail, Store},
     time::now_ms,
 };
@@ -32,8 +32,6 @@ use crate::{
 const SMTP_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a taken message is kept from other senders: well past the SMTP timeout.
 const LEASE: Duration = Duration::from_secs(120);
-/// How often the outbox is looked at without a wake-up (messages queued by other nodes).
-const POLL: Duration = Duration::from_secs(5);
 /// The first retry's delay, doubled for each further attempt up to `MAX_RETRY_DELAY`.
 const FIRST_RETRY_DELAY: Duration = Duration::from_secs(2);
 const MAX_RETRY_DELAY: Duration = Duration::from_secs(15 * 60);
@@ -49,6 +47,8 @@ pub struct Mailer {
     from: Mailbox,
     /// The service's address, for links back to the item.
     public_url: Option<String>,
+    /// How often the outbox is looked at without a wake-up (mail queued by other nodes).
+    poll: Duration,
 }
 
 impl Mailer {
@@ -73,6 +73,7 @@ impl Mailer {
             transport,
             from,
             public_url: public_url.map(|url| url.trim_end_matches('/').to_owned()),
+            poll: Duration::from_secs(config.mail_poll_seconds),
         }))
     }
 
@@ -145,20 +146,38 @@ pub struct Progress {
 
 /// Sends queued mail until `stop` is cancelled; a message being sent then is finished first
 /// (the caller bounds how long it waits for that), and the rest stays queued.
-pub async fn send_queued(store: Store, mailer: Mailer, stop: CancellationToken, progress: watch::Sender<Progress>) {
-    let queued = store.mail_wanted();
+pub async fn send_queued(
+    store: Store,
+    mailer: Mailer,
+    mut events: broadcast::Receiver<Event>,
+    stop: CancellationToken,
+    progress: watch::Sender<Progress>,
+) {
     loop {
         progress.send_modify(|p| p.passes_started += 1);
         let wait = send_due(&store, &mailer, &stop, &progress).await.unwrap_or_else(|err| {
             tracing::warn!(error = describe(err.as_ref()).join(": "), "cannot use the mail outbox");
-            POLL
+            mailer.poll
         });
         progress.send_modify(|p| p.passes_finished += 1);
         tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep(wait) => {}
-            // Mail queued on this node.
-            () = queued.notified() => {}
+            // Mail queued on this node: looked at now rather than at the next poll.
+            () = mail_queued(&mut events) => {}
+        }
+    }
+}
+
+/// Returns once this node publishes an event that may have queued mail (or events were
+/// missed, some of which may have).
+async fn mail_queued(events: &mut broadcast::Receiver<Event>) {
+    loop {
+        match events.recv().await {
+            Ok(event) if !event.queues_mail() => {}
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return,
+            // Nobody publishes any more: the poll alone remains.
+            Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
         }
     }
 }
@@ -229,7 +248,7 @@ impl Taken {
 }
 
 /// Sends every message due now, one at a time, until `stop` is cancelled; returns how long to
-/// wait before looking again (until the next message is due, at most [`POLL`]).
+/// wait before looking again (until the next message is due, at most the mailer's poll).
 async fn send_due(
     store: &Store,
     mailer: &Mailer,
@@ -244,8 +263,8 @@ async fn send_due(
         let lease_until = now + LEASE.as_millis() as i64;
         let Some(mail) = Taken::next(store, now, lease_until).await? else {
             let due = store.next_mail_due().await?;
-            return Ok(due.map_or(POLL, |due| {
-                Duration::from_millis(due.saturating_sub(now_ms()).max(0).unsigned_abs()).min(POLL)
+            return Ok(due.map_or(mailer.poll, |due| {
+                Duration::from_millis(due.saturating_sub(now_ms()).max(0).unsigned_abs()).min(mailer.poll)
             }));
         };
         let ((kind, id), attempts) = (mail.name(), mail.attempts());

@@ -1,13 +1,13 @@
 //! Matching with meanings: the items that may be an item's object, ranked by
 //! `domain::matching` on their stored meanings (or ones made now for items the fill has not
-//! reached), and who is told when an item is approved.
+//! reached), and who is to be told when an item is approved.
 
 use std::collections::HashMap;
 
 use super::Meanings;
 use crate::{
     domain::{
-        Item, ItemId, ItemKind, Meaning, Notice,
+        Item, ItemFilter, ItemId, ItemKind, Meaning, Notice,
         matching::{self, LIKELY, Match, text_of, worth_telling},
     },
     store::Store,
@@ -29,6 +29,25 @@ pub async fn of(store: &Store, meanings: &Meanings, item: &Item, viewer: Option<
         let not_mine = store.not_mine(&item.created_by).await?;
         candidates.retain(|other| !not_mine.contains(&other.id));
     }
+    ranked(store, meanings, item, candidates).await
+}
+
+/// The items `reporter` reported that may be `item`'s object, best first.
+pub async fn reported_by(
+    store: &Store,
+    meanings: &Meanings,
+    item: &Item,
+    reporter: &str,
+) -> anyhow::Result<Vec<Match>> {
+    let filter = ItemFilter {
+        created_by: Some(reporter.to_owned()),
+        ..matching::candidates(item)
+    };
+    let candidates = store.list_items(&filter, None, matching::MAX_CANDIDATES).await?;
+    ranked(store, meanings, item, candidates).await
+}
+
+async fn ranked(store: &Store, meanings: &Meanings, item: &Item, candidates: Vec<Item>) -> anyhow::Result<Vec<Match>> {
     let known = meanings_for(store, meanings, item, &candidates).await?;
     Ok(matching::rank_known(item, candidates, known))
 }
@@ -57,13 +76,17 @@ async fn meanings_for(
     Ok(known)
 }
 
-/// Tells the owners of what an item just approved likely is: for a lost report, its owner
-/// of the few found items likely theirs, in one notice, and those items' finders; for a
-/// found item, the owner of each lost report it is likely to be — when it is among that
-/// report's own best matches.
-pub async fn tell(store: &Store, meanings: &Meanings, item: &Item, now: i64) -> anyhow::Result<()> {
+/// What the owners of what an item just approved likely is are told, and who: for a lost
+/// report, its owner of the few found items likely theirs, in one notice, and those items'
+/// finders; for a found item, the owner of each lost report it is likely to be — when it is
+/// among that report's own best matches.
+pub async fn notices_after_approval(
+    store: &Store,
+    meanings: &Meanings,
+    item: &Item,
+) -> anyhow::Result<Vec<(String, Notice)>> {
     if !item.is_open() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut notices: Vec<(String, Notice)> = Vec::new();
     match item.kind {
@@ -93,13 +116,5 @@ pub async fn tell(store: &Store, meanings: &Meanings, item: &Item, now: i64) -> 
             }
         }
     }
-    store.tell(&notices, now).await?;
-    Ok(())
-}
-
-/// [`tell`], logging a failure: the approval stands either way.
-pub async fn tell_after_approval(store: &Store, meanings: &Meanings, item: &Item, now: i64) {
-    if let Err(err) = tell(store, meanings, item, now).await {
-        tracing::warn!(error = %err, item = %item.id, "the owners of an approved item's matches were not told");
-    }
+    Ok(notices)
 }

@@ -27,12 +27,11 @@ use self::{
     names::StaffNames,
 };
 use crate::{
-    domain::Notification,
+    domain::Event,
     json::NotificationJson,
     redis::{FailFastDriver, RedisAdapter},
     server::HttpService,
     state::AppState,
-    store::{DeletedMessage, Reviewed},
 };
 
 /// What a WebSocket connection reads into at first (4 KiB by default).
@@ -148,65 +147,44 @@ impl Server {
     }
 }
 
-/// The tasks that follow the store for this node's sockets: notifications and deleted
-/// messages to push, sessions that ended.
+/// The tasks that follow what this node commits for its sockets: notifications and deleted
+/// messages to push, review states that change who reads a thread, sessions that ended.
 fn follow<A: Adapter>(io: SocketIo<A>, state: AppState, sessions: Arc<SessionSockets>) -> Vec<JoinHandle<()>> {
-    let committed = Committed {
-        notifications: state.store.notifications_committed(),
-        deleted: state.store.messages_deleted(),
-        reviewed: state.store.items_reviewed(),
-    };
+    let events = state.events.subscribe();
     vec![
-        tokio::spawn(push_committed(io.clone(), committed, state.clone())),
+        tokio::spawn(push_committed(io.clone(), events, state.clone())),
         tokio::spawn(identity::follow_sessions(io, state, sessions)),
     ]
-}
-
-/// What this node commits that its sockets, and those of every node, follow.
-struct Committed {
-    notifications: broadcast::Receiver<Notification>,
-    deleted: broadcast::Receiver<DeletedMessage>,
-    reviewed: broadcast::Receiver<Reviewed>,
 }
 
 /// Sends each notification this node commits as `notify` to every socket of its user, and
 /// each message deleted here as `message:deleted` to the sockets that know messages by id;
 /// an item whose review state stops being public keeps in its thread only those who may
 /// still read it. On every node (the Redis adapter carries all three to the others).
-async fn push_committed<A: Adapter>(io: SocketIo<A>, mut committed: Committed, state: AppState) {
+async fn push_committed<A: Adapter>(io: SocketIo<A>, mut events: broadcast::Receiver<Event>, state: AppState) {
     loop {
-        tokio::select! {
-            notification = committed.notifications.recv() => match notification {
-                Ok(notification) => {
-                    let room = user_room(&notification.user_id);
-                    events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
-                }
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "notifications not pushed live (they are stored and listed)");
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            message = committed.deleted.recv() => match message {
-                Ok(message) => {
-                    let room = message.item.map_or(json!("chat"), |item| json!(item.get()));
-                    let data = json!({ "id": message.id.get(), "room": room });
-                    events::deliver(|| io.to(events::WITH_IDS), "message:deleted", &data).await;
-                }
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "deleted messages not announced live");
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-            reviewed = committed.reviewed.recv() => match reviewed {
-                Ok(reviewed) if !state.config.custody.is_public(reviewed.status) => {
-                    events::keep_thread_to_its_readers(&io, reviewed.item, &reviewed.reporter).await;
-                }
-                Ok(_) => {}
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "review changes not followed by their threads' rooms");
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
+        match events.recv().await {
+            Ok(Event::Notified(notification)) => {
+                let room = user_room(&notification.user_id);
+                events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
+            }
+            Ok(Event::MessageDeleted(message)) => {
+                let room = message.item.map_or(json!("chat"), |item| json!(item.get()));
+                let data = json!({ "id": message.id.get(), "room": room });
+                events::deliver(|| io.to(events::WITH_IDS), "message:deleted", &data).await;
+            }
+            Ok(Event::Reviewed(reviewed)) if !state.config.custody.is_public(reviewed.status) => {
+                events::keep_thread_to_its_readers(&io, reviewed.item, &reviewed.reporter).await;
+            }
+            Ok(Event::Reviewed(_) | Event::AccountMailQueued) => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                // Notifications stay stored and listed.
+                tracing::warn!(
+                    missed,
+                    "committed changes not pushed live (notifications, deleted messages, review changes the threads' rooms follow)"
+                );
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }

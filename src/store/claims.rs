@@ -3,11 +3,11 @@
 use super::{
     Store, StoreError,
     items::{NEXT_VERSION, open_item, record_change},
-    notifications::NotificationRow,
+    notifications::{NotificationRow, committed},
     statement::Tx,
     with_pool,
 };
-use crate::domain::{Claim, ClaimId, ClaimRefusal, ClaimStatus, ItemChange, ItemId, Notice};
+use crate::domain::{Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, ItemChange, ItemId, Notice};
 
 macro_rules! claim_columns {
     () => {
@@ -49,7 +49,8 @@ const LIST_CLAIMS: &str = concat!(
     "SELECT ",
     claim_columns!(),
     " FROM claims WHERE ($1 IS NULL OR item_id = $1) AND ($2 IS NULL OR claimant = $2) \
-     AND ($3 IS NULL OR status = $3) ORDER BY id DESC LIMIT $4"
+     AND ($3 IS NULL OR status = $3) \
+     AND ($5 IS NULL OR item_id IN (SELECT id FROM items WHERE site_id = $5)) ORDER BY id DESC LIMIT $4"
 );
 /// Rejects the open claims on item `$1` but claim `$2` (0: all of them).
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
@@ -100,15 +101,11 @@ pub struct ClaimFilter<'a> {
     pub item: Option<ItemId>,
     pub claimant: Option<&'a str>,
     pub status: Option<ClaimStatus>,
+    /// Only claims on the items one site holds.
+    pub site: Option<i64>,
 }
 
 impl Store {
-    /// Tells each accepted claim where to collect the item (`LOSTFOUND_OFFICE`).
-    pub fn with_office(mut self, office: Option<&str>) -> Self {
-        self.office = office.map(Into::into);
-        self
-    }
-
     /// Opens a claim on a found, approved item still in custody, unless the claimant reported
     /// it or has an open claim on it already.
     pub async fn open_claim(
@@ -117,7 +114,7 @@ impl Store {
         claimant: &str,
         message: &str,
         now: i64,
-    ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let outcome = with_pool!(self, write, |pool| {
             let found: Option<(String, String, bool)> = sqlx::query_as(CLAIMABLE)
                 .bind(item.get())
@@ -149,18 +146,14 @@ impl Store {
             }
         });
         match outcome {
-            Ok(Ok((claim, notified))) => {
-                self.announce(notified);
-                Ok(Ok(claim.into()))
-            }
-            Ok(Err(refusal)) => Ok(Err(refusal)),
+            Ok(Ok((claim, notified))) => Ok(committed(Ok(claim.into()), notified)),
+            Ok(Err(refusal)) => Ok(Committed::quiet(Err(refusal))),
             // Two claims at once on PostgreSQL: the index of open claims refuses the second.
-            Err(StoreError::Conflict(_)) => Ok(Err(ClaimRefusal::AlreadyOpen)),
+            Err(StoreError::Conflict(_)) => Ok(Committed::quiet(Err(ClaimRefusal::AlreadyOpen))),
             Err(err) => Err(err),
         }
     }
 
-    /// The claims `filter` selects, newest first, at most `limit`.
     /// The item claim `id` is on, if both exist.
     pub async fn claimed_item(&self, id: ClaimId) -> Result<Option<crate::domain::Item>, StoreError> {
         let row: Option<(i64,)> = self.read_row(CLAIMED_ITEM, &[id.get().into()]).await?;
@@ -170,6 +163,7 @@ impl Store {
         }
     }
 
+    /// The claims `filter` selects, newest first, at most `limit`.
     pub async fn claims(&self, filter: &ClaimFilter<'_>, limit: u32) -> Result<Vec<Claim>, StoreError> {
         let rows: Vec<ClaimRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(LIST_CLAIMS)
@@ -177,6 +171,7 @@ impl Store {
                 .bind(filter.claimant)
                 .bind(filter.status.map(ClaimStatus::as_str))
                 .bind(i64::from(limit))
+                .bind(filter.site)
                 .fetch_all(pool)
                 .await
         })?;
@@ -185,14 +180,15 @@ impl Store {
 
     /// Accepts or rejects an open claim. Accepting hands the item over: it is returned now,
     /// the other open claims on it are rejected, and its change log records who handed it
-    /// to whom.
+    /// to whom. An accepted claim's notice says where to collect it (`office`).
     pub async fn decide_claim(
         &self,
         id: ClaimId,
         accept: bool,
         actor: &str,
+        office: Option<&str>,
         now: i64,
-    ) -> Result<Result<Claim, ClaimRefusal>, StoreError> {
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let status = if accept {
             ClaimStatus::Accepted
         } else {
@@ -237,25 +233,15 @@ impl Store {
                     Ok(Err(why_untouched(owner, None)))
                 }
                 Some(claim) => {
-                    let notified = self.follow_decision(pool, &claim, actor, now).await?;
+                    let notified = self.follow_decision(pool, &claim, actor, office, now).await?;
                     Ok(Ok((claim, notified)))
                 }
             }
         })?;
-        let (claim, notified) = match outcome {
-            Ok(decided) => decided,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        self.announce(notified);
-        if claim.status == ClaimStatus::Accepted
-            && let Err(err) = self
-                .close_settled_reports(claim.item_id, &claim.claimant, claim.id, actor, now)
-                .await
-        {
-            // The handover stands; only the owner's lost reports stay open.
-            tracing::warn!(error = %err, claim = %claim.id.get(), "the lost reports a handover settled were not closed");
-        }
-        Ok(Ok(claim.into()))
+        Ok(match outcome {
+            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
+            Err(refusal) => Committed::quiet(Err(refusal)),
+        })
     }
 
     /// The claimant withdraws an open claim of theirs.
@@ -296,12 +282,13 @@ impl Store {
         tx: &mut impl Tx,
         claim: &ClaimRow,
         actor: &str,
+        office: Option<&str>,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
         let (item, accepted) = (claim.item_id, claim.status == ClaimStatus::Accepted);
         let (title, place): (String, Option<String>) = tx.row(TITLE_AND_PLACE, &[item.get().into()]).await?;
         let decided = if accepted {
-            Notice::claim_accepted(item, &title, place.as_deref(), self.office.as_deref())
+            Notice::claim_accepted(item, &title, place.as_deref(), office)
         } else {
             Notice::claim_refused(item, &title)
         };

@@ -1,14 +1,14 @@
 //! Items leaving custody without a handover: a found item nobody claimed is disposed of, a
-//! report is closed by its reporter or staff; and the owner's lost reports a handover settles.
+//! report is closed by its reporter or staff.
 
 use super::{
     Store, StoreError,
     items::{ItemRow, NEXT_VERSION, item_columns, open_item, record_change},
-    notifications::NotificationRow,
+    notifications::{NotificationRow, committed},
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{ClaimId, CustodyRefusal, Item, ItemChange, ItemFilter, ItemId, ItemKind, NewDisposal, matching};
+use crate::domain::{Committed, CustodyRefusal, Item, ItemChange, ItemId, NewDisposal};
 
 /// The item's reporter and title, whether it is a found item, whether it is open and whether
 /// the office keeps it (an approved found item with a storage place: what staff approved and
@@ -47,7 +47,7 @@ impl Store {
         disposal: &NewDisposal,
         actor: &str,
         now: i64,
-    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+    ) -> Result<Committed<Result<Item, CustodyRefusal>>, StoreError> {
         self.leave_custody(id, Leaving::Disposed(disposal), actor, now).await
     }
 
@@ -59,50 +59,9 @@ impl Store {
         actor: &str,
         staff: bool,
         now: i64,
-    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+    ) -> Result<Committed<Result<Item, CustodyRefusal>>, StoreError> {
         self.leave_custody(id, Leaving::Closed { reason, staff }, actor, now)
             .await
-    }
-
-    /// After a handover by `actor`: closes the claimant's open lost reports that match the
-    /// item they collected, so they stop collecting matches. Reports only: a failure here
-    /// leaves the handover as it is.
-    pub(super) async fn close_settled_reports(
-        &self,
-        found: ItemId,
-        claimant: &str,
-        claim: ClaimId,
-        actor: &str,
-        now: i64,
-    ) -> Result<(), StoreError> {
-        let Some(item) = self.item(found).await? else {
-            return Ok(());
-        };
-        let filter = ItemFilter {
-            created_by: Some(claimant.to_owned()),
-            ..matching::candidates(&item)
-        };
-        let candidates = self.list_items(&filter, None, matching::MAX_CANDIDATES).await?;
-        let ids: Vec<ItemId> = std::iter::once(item.id)
-            .chain(candidates.iter().map(|c| c.id))
-            .collect();
-        let known = match &self.meaning_model {
-            Some(model) => self.meanings_of(model, &ids).await?,
-            None => Default::default(),
-        };
-        let reason = format!("Returned through claim {}", claim.get());
-        let matches = matching::rank_known(&item, candidates, known);
-        // Only the reports likely this item: the claimant may have lost other things nearby.
-        for settled in matches.into_iter().filter(|m| m.score >= matching::LIKELY) {
-            debug_assert_eq!(settled.item.kind, ItemKind::Lost);
-            let leaving = Leaving::Closed {
-                reason: Some(&reason),
-                staff: true,
-            };
-            // Closed meanwhile by its reporter: nothing left to do.
-            self.leave_custody(settled.item.id, leaving, actor, now).await?.ok();
-        }
-        Ok(())
     }
 
     async fn leave_custody(
@@ -111,7 +70,7 @@ impl Store {
         leaving: Leaving<'_>,
         actor: &str,
         now: i64,
-    ) -> Result<Result<Item, CustodyRefusal>, StoreError> {
+    ) -> Result<Committed<Result<Item, CustodyRefusal>>, StoreError> {
         let outcome: Result<(ItemRow, Vec<NotificationRow>), CustodyRefusal> = with_pool!(self, write, |pool| {
             let state: Vec<(String, String, bool, bool, bool)> = pool.rows(LOCKED_STATE, &[id.get().into()]).await?;
             let Some((reporter, title, found, open, kept)) = state.into_iter().next() else {
@@ -141,9 +100,9 @@ impl Store {
             let refused = self.reject_open_claims(pool, id, &title, None, actor, now).await?;
             Ok(Ok((row, refused)))
         })?;
-        Ok(outcome.map(|(row, refused)| {
-            self.announce(refused);
-            row.into_item(&self.hold)
-        }))
+        Ok(match outcome {
+            Ok((row, refused)) => committed(Ok(row.into_item()), refused),
+            Err(refusal) => Committed::quiet(Err(refusal)),
+        })
     }
 }

@@ -4,13 +4,13 @@ use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
     imports::{ImportStep, advance},
-    notifications::NotificationRow,
+    notifications::{NotificationRow, committed},
     statement::Tx,
     with_pool,
 };
 use crate::domain::{
-    Disposal, Finder, HoldPolicy, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus, NewItem,
-    Notice, Photo,
+    Committed, Disposal, Event, Finder, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus,
+    NewItem, Notice, Photo, Reviewed,
 };
 
 /// An `items` row as the drivers decode it.
@@ -49,16 +49,11 @@ pub(super) struct ItemRow {
 }
 
 impl ItemRow {
-    /// The item, kept until when `hold` says.
-    pub(super) fn into_item(self, hold: &HoldPolicy) -> Item {
+    /// The item.
+    pub(super) fn into_item(self) -> Item {
         let row = self;
         Item {
-            hold_until: hold.hold_until(
-                row.kind,
-                row.cat.as_deref(),
-                row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
-                row.created_at,
-            ),
+            site_hold_days: row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
             finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
                 name: row.finder_name,
                 contact: row.finder_contact,
@@ -239,15 +234,6 @@ pub struct ChangeRecord {
     pub change: String,
 }
 
-/// An item's review state, changed and committed: who may read its thread may change too.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reviewed {
-    pub item: ItemId,
-    pub status: ItemStatus,
-    /// Its reporter, who may always read it.
-    pub reporter: String,
-}
-
 /// A thumbnail as served: its type and bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thumbnail {
@@ -256,13 +242,7 @@ pub struct Thumbnail {
 }
 
 impl Store {
-    /// Keeps found items as long as `hold` says (their `holdUntil` and the due list).
-    pub fn with_holding(mut self, hold: HoldPolicy) -> Self {
-        self.hold = hold.into();
-        self
-    }
-
-    pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Item, StoreError> {
+    pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Committed<Item>, StoreError> {
         let derived = derived_of(item);
         let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(self, write, |pool| {
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
@@ -274,8 +254,7 @@ impl Store {
             };
             Ok((row, notified))
         })?;
-        self.announce(notified);
-        Ok(row.into_item(&self.hold))
+        Ok(committed(row.into_item(), notified))
     }
 
     /// Adds items kept elsewhere before (`lostfound items import`), in one transaction with
@@ -305,7 +284,7 @@ impl Store {
         let row: Option<ItemRow> = with_pool!(self, read, |pool| {
             sqlx::query_as(SELECT_ITEM).bind(id.get()).fetch_optional(pool).await
         })?;
-        Ok(row.map(|row| row.into_item(&self.hold)))
+        Ok(row.map(|row| row.into_item()))
     }
 
     /// The version of every list: it grows with each change to any item, on any node. Asked
@@ -342,14 +321,15 @@ impl Store {
     }
 
     /// Applies an administrator's update and records it: the item, and whether this update
-    /// approved it (its matches are to be told); `None` if no such item.
+    /// approved it (its matches are to be told); `None` if no such item. A review tells who
+    /// may read the item's thread (`Event::Reviewed`).
     pub async fn update_item(
         &self,
         id: ItemId,
         patch: &ItemPatch,
         actor: &str,
         now: i64,
-    ) -> Result<Option<(Item, bool)>, StoreError> {
+    ) -> Result<Committed<Option<(Item, bool)>>, StoreError> {
         let place_words = patch.storage_place().and_then(place_words);
         let updated: Option<(ItemRow, Vec<NotificationRow>, bool)> = with_pool!(self, write, |pool| {
             let before: Option<(String, Option<String>)> = sqlx::query_as(ITEM_STATE)
@@ -397,23 +377,19 @@ impl Store {
             }
         })?;
         let Some((row, notified, approved)) = updated else {
-            return Ok(None);
+            return Ok(Committed::quiet(None));
         };
-        self.announce(notified);
-        let item = row.into_item(&self.hold);
-        if patch.status().is_some() {
-            let _ = self.reviewed.send(Reviewed {
+        let item = row.into_item();
+        let reviewed = patch.status().is_some().then(|| {
+            Event::Reviewed(Reviewed {
                 item: id,
                 status: item.status,
                 reporter: item.created_by.clone(),
-            });
-        }
-        Ok(Some((item, approved)))
-    }
-
-    /// Review states this process changes from now on, for the threads' readers.
-    pub fn items_reviewed(&self) -> tokio::sync::broadcast::Receiver<Reviewed> {
-        self.reviewed.subscribe()
+            })
+        });
+        let mut committed = committed(Some((item, approved)), notified);
+        committed.events.extend(reviewed);
+        Ok(committed)
     }
 
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no

@@ -78,7 +78,7 @@ impl Sql {
     }
 
     /// Appends ` WHERE …` for `filter` (and `after`).
-    fn filter(&mut self, db: &Db, hold: &HoldPolicy, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
+    fn filter(&mut self, db: &Db, filter: &ItemFilter, after: Option<Cursor>, max_radius: f64) {
         let mut conditions = Vec::new();
         if let Some(status) = filter.status {
             conditions.push(format!("status = {}", self.param(status.as_str())));
@@ -109,12 +109,16 @@ impl Sql {
         if let Some(user) = &filter.not_created_by {
             conditions.push(format!("created_by <> {}", self.param(user.clone())));
         }
-        if filter.open || filter.due_at.is_some() {
+        if filter.open || filter.due.is_some() {
             conditions.push(OPEN.to_owned());
         }
-        if let Some(now) = filter.due_at {
+        if let Some(due) = &filter.due {
             conditions.push("kind = 'found' AND status <> 'rejected'".to_owned());
-            conditions.push(format!("created_at + {} <= {}", self.hold_ms(hold), self.param(now)));
+            conditions.push(format!(
+                "created_at + {} <= {}",
+                self.hold_ms(&due.hold),
+                self.param(due.at)
+            ));
         }
         if let Some(visible) = &filter.visible {
             let states: Vec<String> = visible.states.iter().map(|s| self.param(s.as_str())).collect();
@@ -272,7 +276,7 @@ impl Store {
         let rows: Vec<ItemRow> = with_pool!(self, read, |pool| {
             bind_all!(sqlx::query_as(text), &sql.args).fetch_all(pool).await
         })?;
-        Ok(rows.into_iter().map(|row| row.into_item(&self.hold)).collect())
+        Ok(rows.into_iter().map(|row| row.into_item()).collect())
     }
 
     /// Where each of at most `limit` items matching `filter` is in the list, newest first,
@@ -305,7 +309,7 @@ impl Store {
         let max_radius = self.max_radius(filter).await?;
         let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT 1 FROM ");
         sql.text.push_str(self.items_counted_for(filter));
-        sql.filter(&self.db, &self.hold, filter, None, max_radius);
+        sql.filter(&self.db, filter, None, max_radius);
         let cap = sql.param(EXACT_COUNT_UP_TO as i64 + 1);
         sql.text.push_str(&format!(" LIMIT {cap}) AS matching"));
         let counted = self.count(&sql).await?;
@@ -317,7 +321,7 @@ impl Store {
         let mut sql = Sql::new("SELECT COUNT(*) FROM (SELECT * FROM items ORDER BY created_at DESC, id DESC LIMIT ");
         let sample = sql.param(ESTIMATE_SAMPLE);
         sql.text.push_str(&format!("{sample}) AS items"));
-        sql.filter(&self.db, &self.hold, filter, None, max_radius);
+        sql.filter(&self.db, filter, None, max_radius);
         let in_sample = self.count(&sql).await?;
         let all: Option<i64> = with_pool!(self, read, |pool| {
             sqlx::query_scalar("SELECT MAX(id) FROM items").fetch_one(pool).await
@@ -369,7 +373,7 @@ impl Store {
         let mut sql = Sql::new(&format!("SELECT {columns} FROM "));
         sql.text.push_str(self.items_paged_for(filter).await?);
         let max_radius = self.max_radius(filter).await?;
-        sql.filter(&self.db, &self.hold, filter, after, max_radius);
+        sql.filter(&self.db, filter, after, max_radius);
         Ok(sql)
     }
 

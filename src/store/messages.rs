@@ -2,17 +2,10 @@
 //! an id of its own, by which staff delete it.
 
 use super::{Store, StoreError};
-use crate::domain::{ItemId, Message, MessageId, User};
+use crate::domain::{Committed, DeletedMessage, Event, ItemId, Message, MessageId, User};
 
 /// How many messages a history holds: the latest ones, newest first.
 const HISTORY_LEN: i64 = 200;
-
-/// A message deleted: its id, and its thread (`None`: the chat).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeletedMessage {
-    pub id: MessageId,
-    pub item: Option<ItemId>,
-}
 
 /// A message row as the drivers decode it, with its sender's account as it is now.
 #[derive(sqlx::FromRow)]
@@ -129,21 +122,16 @@ impl Store {
         Ok(Some(rows.into_iter().map(Message::from).collect()))
     }
 
-    /// Deletes a message, and hands the deletion on once committed; `None` if there is none.
-    pub async fn delete_message(&self, id: MessageId) -> Result<Option<DeletedMessage>, StoreError> {
+    /// Deletes a message; `None` if there is none.
+    pub async fn delete_message(&self, id: MessageId) -> Result<Committed<Option<DeletedMessage>>, StoreError> {
         let deleted: Option<(Option<i64>,)> = self.write_optional(DELETE_MESSAGE, &[id.get().into()]).await?;
         let deleted = deleted.map(|(item,)| DeletedMessage {
             id,
             item: item.and_then(ItemId::new),
         });
-        if let Some(deleted) = deleted {
-            let _ = self.deleted.send(deleted);
-        }
-        Ok(deleted)
-    }
-
-    /// Messages this process deletes from now on, for live delivery.
-    pub fn messages_deleted(&self) -> tokio::sync::broadcast::Receiver<DeletedMessage> {
-        self.deleted.subscribe()
+        Ok(Committed::new(
+            deleted,
+            deleted.map(Event::MessageDeleted).into_iter().collect(),
+        ))
     }
 }

@@ -45,16 +45,14 @@ use sqlx::{
 };
 
 use self::writer::Writer;
-use crate::domain::Notification;
 pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use bins::BinRefusal;
 pub use claims::ClaimFilter;
 pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};
-pub use items::{ChangeRecord, Reviewed, Thumbnail};
+pub use items::{ChangeRecord, Thumbnail};
 pub use listing::{Count, EXACT_COUNT_UP_TO};
 pub use meanings::{Unencoded, Written};
-pub use messages::DeletedMessage;
 pub use outbox::OutgoingMail;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
@@ -76,34 +74,17 @@ pub struct Store {
     name: Arc<str>,
     /// The last write probe: when, and whether it succeeded.
     probed: Arc<tokio::sync::Mutex<Option<(Instant, bool)>>>,
-    /// Notifications this process wrote, once committed, for live delivery.
-    notified: tokio::sync::broadcast::Sender<Notification>,
-    /// Messages this process deleted, once committed, for live delivery.
-    deleted: tokio::sync::broadcast::Sender<DeletedMessage>,
-    /// Review states this process changed, once committed: threads follow who may read them.
-    reviewed: tokio::sync::broadcast::Sender<Reviewed>,
-    /// Rung when mail is queued (see `outbox`).
-    mail_wanted: Arc<tokio::sync::Notify>,
     /// Whether notifications are also queued to be emailed (only while email is configured,
     /// or the queue would fill up with mail nobody sends).
     mail_outbox: bool,
     /// Whether mail with links about an account (to verify a new address) is queued: email
     /// is configured, and the public URL the links point to is known.
     account_links: bool,
-    /// Where people collect what they claimed (`LOSTFOUND_OFFICE`), told with each accepted
-    /// claim.
-    office: Option<std::sync::Arc<str>>,
-    /// How long found items are kept (`LOSTFOUND_HOLD_DAYS…`).
-    hold: Arc<crate::domain::HoldPolicy>,
     /// Statements run that search (see [`Store::searches`]).
     searches: Arc<std::sync::atomic::AtomicU64>,
     /// The sentence encoder's model whose meanings are read (see `meaning`), once known.
     meaning_model: Option<&'static str>,
 }
-
-/// Committed notifications waiting for live delivery; a listener further behind misses the
-/// oldest (they stay stored and listed).
-const NOTIFIED_BACKLOG: usize = 4096;
 
 /// A write probe is answered from the last one for this long (each costs a commit).
 const PROBE_REUSE: Duration = Duration::from_secs(1);
@@ -204,14 +185,8 @@ impl Store {
             db,
             name: name.into(),
             probed: Arc::default(),
-            notified: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
-            deleted: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
-            reviewed: tokio::sync::broadcast::channel(NOTIFIED_BACKLOG).0,
-            mail_wanted: Arc::default(),
             mail_outbox: false,
             account_links: false,
-            office: None,
-            hold: Arc::default(),
             searches: Arc::default(),
             meaning_model: None,
         })
@@ -358,10 +333,10 @@ impl Store {
             Db::Sqlite { read, writer, path } => {
                 read.close().await;
                 writer.close().await;
-                // The writer's connection stays open while clones of the store live, so the
-                // checkpoint SQLite does at the last close may not come, and the file alone
-                // would lack the latest commits (they would be in `-wal`): a connection of its
-                // own writes them back.
+                // SQLite writes the log back at the last close of the file, which is not this
+                // one while another process (a node, the command line) has it open: then the
+                // file alone would lack the latest commits (they would be in `-wal`). A
+                // connection of its own writes them back either way.
                 let checkpoint = rusqlite::Connection::open(path)
                     .and_then(|conn| conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);"));
                 if let Err(err) = checkpoint {

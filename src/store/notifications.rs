@@ -1,16 +1,15 @@
-//! Notifications: written in the transaction of the change that causes them, listed per
-//! user, marked read; once committed, handed to whoever listens for live delivery.
+//! Notifications: written in the transaction of the change that causes them (so a notice
+//! is never lost nor told of a change that was undone), listed per user, marked read; the
+//! change returns them as events, for whoever publishes it.
 
 use std::sync::LazyLock;
-
-use tokio::sync::broadcast;
 
 use super::{
     Store, StoreError,
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{ItemId, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds};
+use crate::domain::{Committed, ItemId, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds};
 
 macro_rules! notification_columns {
     () => {
@@ -209,22 +208,6 @@ impl Store {
         Ok(())
     }
 
-    /// Notifications this process commits from now on, for live delivery.
-    pub fn notifications_committed(&self) -> broadcast::Receiver<Notification> {
-        self.notified.subscribe()
-    }
-
-    /// Hands committed notifications to the listeners (none listening is fine), and wakes
-    /// the mail sender: their mail may be queued.
-    pub(super) fn announce(&self, rows: Vec<NotificationRow>) {
-        if !rows.is_empty() {
-            self.mail_wanted.notify_one();
-        }
-        for row in rows {
-            let _ = self.notified.send(row.into());
-        }
-    }
-
     /// A user's notifications, newest first, at most `limit`, older than notification
     /// `before` when given.
     pub async fn notifications(
@@ -257,11 +240,11 @@ impl Store {
         self.write(&MARK_READ, &args).await.map(drop)
     }
 
-    /// Writes each notice for its user in one transaction and hands them to the listeners
-    /// (users whose account was removed are told nothing).
-    pub async fn tell(&self, notices: &[(String, Notice)], now: i64) -> Result<(), StoreError> {
+    /// Writes each notice for its user in one transaction (users whose account was removed
+    /// are told nothing).
+    pub async fn tell(&self, notices: &[(String, Notice)], now: i64) -> Result<Committed<()>, StoreError> {
         if notices.is_empty() {
-            return Ok(());
+            return Ok(Committed::quiet(()));
         }
         let rows = with_pool!(self, write, |pool| {
             let mut rows = Vec::with_capacity(notices.len());
@@ -270,7 +253,11 @@ impl Store {
             }
             Ok(rows)
         })?;
-        self.announce(rows);
-        Ok(())
+        Ok(committed((), rows))
     }
+}
+
+/// `value`, with the notifications written with it as its events.
+pub(super) fn committed<T>(value: T, rows: Vec<NotificationRow>) -> Committed<T> {
+    Committed::notified(value, rows.into_iter().map(Notification::from))
 }

@@ -62,12 +62,6 @@ impl Store {
         Ok(due)
     }
 
-    /// Rung when mail is queued on this node (notifications, mail about an account): the
-    /// sender looks at once rather than at its next poll.
-    pub fn mail_wanted(&self) -> std::sync::Arc<tokio::sync::Notify> {
-        std::sync::Arc::clone(&self.mail_wanted)
-    }
-
     /// How many messages wait to be sent.
     pub async fn mail_queued(&self) -> Result<i64, StoreError> {
         with_pool!(self, read, |pool| {

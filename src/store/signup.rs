@@ -9,7 +9,7 @@ use super::{
     users::{NO_PASSWORD, NewUserRow, UserRow, end_sessions_of, user_columns},
     with_pool,
 };
-use crate::domain::{AccountMailKind, Email, ImportedAccount, LinkPurpose, Signup, User};
+use crate::domain::{AccountMailKind, Committed, Email, Event, ImportedAccount, LinkPurpose, Signup, User};
 
 /// The verified, enabled accounts of an address, and the address as each stored it: mail
 /// goes there, not to the spelling someone typed.
@@ -95,10 +95,14 @@ impl Store {
     /// Signs someone up: an account that cannot log in until its address is verified, and a
     /// mail with the link to do it. An address that has an account already gets a mail saying
     /// so instead (or, for a sign-up still waiting, its link again), and nothing is created.
-    pub async fn sign_up(&self, signup: &Signup, password_hash: &str, now: i64) -> Result<SignupOutcome, StoreError> {
+    pub async fn sign_up(
+        &self,
+        signup: &Signup,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<Committed<SignupOutcome>, StoreError> {
         let outcome = with_pool!(self, write, |pool| sign_up(pool, signup, password_hash, now).await)?;
-        self.mail_wanted.notify_one();
-        Ok(outcome)
+        Ok(mail_queued(outcome))
     }
 
     /// Verifies an address with a link's token, opened by `session_user` (the account logged
@@ -118,7 +122,7 @@ impl Store {
     /// (but those that sign in with single sign-on); an address with none is told so. Either
     /// way one message is queued (the same work, so both take as long), and the asker cannot
     /// tell them apart.
-    pub async fn request_password_reset(&self, email: &Email, now: i64) -> Result<(), StoreError> {
+    pub async fn request_password_reset(&self, email: &Email, now: i64) -> Result<Committed<()>, StoreError> {
         let address = email.as_str();
         with_pool!(self, write, |pool| {
             let owners: Vec<(String, String)> = pool.rows(RESETTABLE_OWNER_OF, &[address.into()]).await?;
@@ -130,8 +134,7 @@ impl Store {
             }
             Ok(())
         })?;
-        self.mail_wanted.notify_one();
-        Ok(())
+        Ok(mail_queued(()))
     }
 
     /// Whether a link to set a password is good now (checked before the new one is hashed).
@@ -186,7 +189,12 @@ impl Store {
 
     /// A user's own change of address: `None` removes it at once; a new one waits for its
     /// verification (a link is mailed to it) while the old one stays in use.
-    pub async fn change_email(&self, user_id: &str, email: Option<&Email>, now: i64) -> Result<EmailState, StoreError> {
+    pub async fn change_email(
+        &self,
+        user_id: &str,
+        email: Option<&Email>,
+        now: i64,
+    ) -> Result<Committed<EmailState>, StoreError> {
         let mail = self.account_links;
         let state = with_pool!(self, write, |pool| {
             match email {
@@ -220,8 +228,7 @@ impl Store {
             }
             email_state(pool, user_id).await
         })?;
-        self.mail_wanted.notify_one();
-        Ok(state)
+        Ok(mail_queued(state))
     }
 
     /// A user's address and the one waiting for its verification.
@@ -363,4 +370,9 @@ async fn email_state(tx: &mut impl Tx, user_id: &str) -> sqlx::Result<EmailState
         )
         .await?;
     Ok(EmailState { email, pending })
+}
+
+/// `value` of a change that may have queued mail about an account.
+fn mail_queued<T>(value: T) -> Committed<T> {
+    Committed::new(value, vec![Event::AccountMailQueued])
 }

@@ -92,7 +92,7 @@ impl Store {
             record_change(pool, id, actor, now, &ItemChange::Sent { from, to, note }).await?;
             Ok(Ok(row))
         })?;
-        Ok(sent.map(|row| row.into_item(&self.hold)))
+        Ok(sent.map(|row| row.into_item()))
     }
 
     /// Receives item `id` at site `at`, where it was sent, into `bin` (of that site: the
@@ -129,14 +129,14 @@ impl Store {
             record_change(pool, id, actor, now, &ItemChange::Received { from, at, bin: bin_id }).await?;
             Ok(Ok(row))
         })?;
-        Ok(received.map(|row| row.into_item(&self.hold)))
+        Ok(received.map(|row| row.into_item()))
     }
 
     /// What is on its way to site `site`, and what it has sent that is not received yet.
     pub async fn transfers(&self, site: i64) -> Result<(Vec<Item>, Vec<Item>), StoreError> {
         let incoming: Vec<ItemRow> = self.read_rows(INCOMING, &[site.into()]).await?;
         let outgoing: Vec<ItemRow> = self.read_rows(OUTGOING, &[site.into()]).await?;
-        let items = |rows: Vec<ItemRow>| rows.into_iter().map(|row| row.into_item(&self.hold)).collect();
+        let items = |rows: Vec<ItemRow>| rows.into_iter().map(|row| row.into_item()).collect();
         Ok((items(incoming), items(outgoing)))
     }
 }

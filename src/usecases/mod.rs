@@ -1,8 +1,11 @@
 //! What people do with the service, one function each: report, review, take in, decide a
 //! claim, dispose, close, send to another site, receive, keep bins. Each asks the access
 //! module whether the actor may do it to this item at its site, calls the store (each store
-//! call is one transaction), and starts what follows (telling the owners of matches). HTTP
-//! handlers parse, call one of these, and answer.
+//! call is one transaction), publishes the events the store committed (notifications, review
+//! states: pushed live and mailed by their listeners), and starts what follows (telling the
+//! owners of matches, closing the lost reports a handover settled). Policy — where to collect,
+//! what a handover settles — is the use case's, passed to the store. HTTP handlers parse, call
+//! one of these, and answer.
 
 pub mod bins;
 pub mod claims;
@@ -11,10 +14,12 @@ pub mod transfers;
 
 use crate::{
     domain::{
-        User,
+        Item, User,
         access::{self, Action},
     },
     error::{AppError, Result},
+    meaning,
+    state::AppState,
 };
 
 pub const NO_SITE: &str = "Site not found";
@@ -32,5 +37,18 @@ fn check_at(user: &User, action: Action, site: Option<i64>) -> Result<()> {
         Err(AppError::NotAllowed(OTHER_SITE))
     } else {
         Err(AppError::Forbidden)
+    }
+}
+
+/// Tells the owners of what an approved item likely is; a failure is logged: the approval
+/// stands either way.
+async fn tell_matches(state: &AppState, item: &Item, now: i64) {
+    let told = async {
+        let notices = meaning::matches::notices_after_approval(&state.store, &state.meanings, item).await?;
+        state.events.publish(state.store.tell(&notices, now).await?);
+        anyhow::Ok(())
+    };
+    if let Err(err) = told.await {
+        tracing::warn!(error = %err, item = %item.id, "the owners of an approved item's matches were not told");
     }
 }

@@ -1,6 +1,6 @@
 //! Reports: made, reviewed, moved between bins, removed, disposed of, closed.
 
-use super::{IN_TRANSIT, check_at};
+use super::{IN_TRANSIT, check_at, tell_matches};
 use crate::{
     domain::{
         Bin, Item, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewDisposal, NewItem, Site, User,
@@ -9,7 +9,6 @@ use crate::{
         nearest_site,
     },
     error::{AppError, Result},
-    meaning,
     state::AppState,
     time::now_ms,
 };
@@ -19,10 +18,12 @@ use crate::{
 pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item> {
     let item = placed(state, user, item).await?;
     let now = now_ms();
-    let item = state.store.insert_item(&item, &user.id, now).await?;
+    let item = state
+        .events
+        .publish(state.store.insert_item(&item, &user.id, now).await?);
     state.meanings.item_changed(&item);
     if item.status == ItemStatus::Approved {
-        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+        tell_matches(state, &item, now).await;
     }
     Ok(item)
 }
@@ -89,13 +90,10 @@ pub async fn review(state: &AppState, user: &User, id: ItemId, patch: ItemPatch)
         None => patch,
     };
     let now = now_ms();
-    let (item, approved) = state
-        .store
-        .update_item(id, &patch, &user.id, now)
-        .await?
-        .ok_or(ItemNotFound)?;
+    let updated = state.store.update_item(id, &patch, &user.id, now).await?;
+    let (item, approved) = state.events.publish(updated).ok_or(ItemNotFound)?;
     if approved {
-        meaning::matches::tell_after_approval(&state.store, &state.meanings, &item, now).await;
+        tell_matches(state, &item, now).await;
     }
     Ok(item)
 }
@@ -118,17 +116,19 @@ pub async fn dispose(state: &AppState, user: &User, id: ItemId, disposal: &NewDi
     if item.transit_to.is_some() {
         return Err(AppError::Conflict(IN_TRANSIT));
     }
-    Ok(state.store.dispose_item(id, disposal, &user.id, now_ms()).await??)
+    let disposed = state.store.dispose_item(id, disposal, &user.id, now_ms()).await?;
+    Ok(state.events.publish(disposed)?)
 }
 
 /// Closes a report: its reporter's own, or as staff of its site (who may close what the
 /// office keeps).
 pub async fn close(state: &AppState, user: &User, item: &Item, reason: Option<&str>) -> Result<Item> {
     let staff = access::may_at(user, Action::Review, item.site_id);
-    Ok(state
+    let closed = state
         .store
         .close_item(item.id, reason, &user.id, staff, now_ms())
-        .await??)
+        .await?;
+    Ok(state.events.publish(closed)?)
 }
 
 /// Bin `id`, when it is `site`'s; else 400 naming `binId`.

@@ -1,7 +1,7 @@
 //! `GET /api/items` at scale: pages through `Link`, `X-Total-Count`, every filter, `fields`,
 //! the texts of bad values, conditional requests, and plans that use the indexes.
 
-use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemKind, ItemStatus, Near};
+use lostfound::domain::{ImportedItem, ItemFilter, ItemId, ItemKind, ItemStatus, Near, Visibility};
 use reqwest::{Method, StatusCode, header};
 use serde_json::{Value, json};
 
@@ -397,7 +397,20 @@ async fn pages_are_read_through_the_indexes() {
         words: vec![vec!["item".into()], vec!["42".into()]],
         ..ItemFilter::default()
     };
-    for (filter, index) in [(&newest, "items_newest"), (&approved, "items_by_status_newest")] {
+    // One desk's public first page (Browse filtered by desk).
+    let desk = ItemFilter {
+        site: Some(1),
+        visible: Some(Visibility {
+            states: vec![ItemStatus::Approved],
+            reporter: None,
+        }),
+        ..ItemFilter::default()
+    };
+    for (filter, index) in [
+        (&newest, "items_newest"),
+        (&approved, "items_by_status_newest"),
+        (&desk, "items_by_site"),
+    ] {
         let plan = app.store.explain_list(filter, None).await.unwrap().join("\n");
         assert!(plan.contains(index), "{filter:?} not through {index}:\n{plan}");
         for whole_table in ["TEMP B-TREE", "Sort", "Seq Scan", "SCAN items\n"] {

@@ -62,6 +62,39 @@ async fn wait_for_empty_outbox(app: &TestApp) {
     }
 }
 
+/// The mail this node queues goes at once, woken by the change that queued it: with the
+/// outbox looked at only once an hour otherwise, a notification's email and a reset link
+/// arrive within seconds.
+#[tokio::test]
+async fn mail_queued_here_is_sent_without_waiting_for_the_next_look() {
+    let sink = SmtpSink::start(Mode::Up).await;
+    let app = TestApp::start_with(TestDb::new().await, |config| {
+        mailing_to(&sink)(config);
+        config.mail.mail_poll_seconds = 3600;
+    })
+    .await;
+    let admin = app.logged_in("office", true).await;
+    let (_alice, lost) = reporter(&app, "alice", Some("alice@example.edu")).await;
+    // The sender's first look is over: from now on only a wake-up sends anything soon.
+    let mut progress = app.mail_progress.clone();
+    tokio::time::timeout(Duration::from_secs(20), progress.wait_for(|p| p.passes_finished > 0))
+        .await
+        .expect("the mail sender looks once at start")
+        .unwrap();
+    approve(&admin, &lost).await;
+    sink.wait_until(Duration::from_secs(10), |sink| sink.messages().len() == 1)
+        .await;
+
+    let answer = app
+        .client()
+        .post("/api/password-reset", json!({ "email": "alice@example.edu" }))
+        .await;
+    assert_eq!(answer, (StatusCode::OK, json!({ "ok": true })));
+    sink.wait_until(Duration::from_secs(10), |sink| sink.messages().len() == 2)
+        .await;
+    assert_eq!(header(&sink.messages()[1], "Subject").unwrap(), "Set a new password");
+}
+
 #[tokio::test]
 async fn users_with_an_address_are_emailed_their_notifications() {
     let sink = SmtpSink::start(Mode::Up).await;

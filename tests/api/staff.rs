@@ -561,6 +561,25 @@ async fn new_reports_and_claims_tell_their_sites_staff_and_figures_count_per_sit
         ),
         (1, 0)
     );
+    // Each desk's claims, and every desk's.
+    let claims_at = async |site: &str| {
+        let (status, claims) = lib.get(&format!("/api/claims?status=open{site}")).await;
+        assert_eq!(status, StatusCode::OK, "{claims}");
+        claims
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["itemId"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(claims_at("&site=1").await, [found["id"].clone()]);
+    assert_eq!(claims_at("&site=2").await, Vec::<Value>::new());
+    assert_eq!(claims_at("").await, [found["id"].clone()]);
+    let (status, error) = lib.get("/api/claims?site=0").await;
+    assert_eq!(
+        (status, &error["error"]),
+        (StatusCode::BAD_REQUEST, &json!("Invalid site"))
+    );
 
     // Figures for one site, and for all.
     let (_, all) = office.get("/api/stats").await;

@@ -10,6 +10,8 @@ import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 
 const ITEM_FIELDS = "id,title,siteId,transitTo,storagePlace";
+/** What the desk form edits, by the site's keys (and the form's field names). */
+const SITE_FIELDS = ["name", "place", "hours", "contact", "collect", "lat", "lng", "holdDays"];
 
 /** Whether `user` runs the whole service. */
 export function runsService(user) {
@@ -20,6 +22,20 @@ export function runsService(user) {
  *  at their own sites. */
 export function worksAt(user, siteId) {
   return runsService(user) || Boolean(user?.sites?.includes(siteId));
+}
+
+/** Fills `select` with "All desks" and each of `sites`, keeping what it showed when it can,
+ *  else choosing the desk `user`'s work starts at: a staff member's first, for an
+ *  administrator every desk. Shown only when there is a choice. */
+export function fillDeskChoice(select, sites, user) {
+  const before = select.options.length ? select.value : null;
+  select.replaceChildren(
+    h("option", { value: "" }, t("browse.allSites")),
+    ...sites.map((site) => h("option", { value: site.id }, site.name)),
+  );
+  const known = (value) => value === "" || sites.some((site) => String(site.id) === value);
+  select.value = before !== null && known(before) ? before : String(runsService(user) ? "" : user?.sites?.[0] ?? "");
+  select.closest("label").hidden = sites.length < 2;
 }
 
 /** Site `id`'s name, or its number when the list does not have it. */
@@ -43,7 +59,10 @@ export class Desks {
     this.fetch = latestOnly((path) => api("GET", path));
     this.picker.addEventListener("change", () => this.load());
     this.binForm.addEventListener("submit", (event) => this.addBin(event));
-    this.siteForm.addEventListener("submit", (event) => this.addSite(event));
+    this.siteForm.addEventListener("submit", (event) => this.saveSite(event));
+    /** The desk the form changes; null: it adds one. */
+    this.editing = null;
+    document.getElementById("site-form-cancel").addEventListener("click", () => this.editSite(null));
   }
 
   show() {
@@ -96,11 +115,14 @@ export class Desks {
       [t("desks.hours"), site.hours],
       [t("desks.contact"), site.contact],
       [t("desks.collect"), site.collect],
+      [t("desks.keepsFor"), site.holdDays == null ? null : tn("desks.days", site.holdDays)],
     ].filter(([, value]) => value);
     const parts = [h("dl", { class: "fields" }, ...lines.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]))];
     if (this.state.user.sites?.includes(site.id)) parts.unshift(h("p", { class: "meta" }, t("desks.yours")));
-    if (runsService(this.state.user) && this.state.sites.length > 1) {
-      parts.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.removeSite(site) }, t("desks.remove")));
+    if (runsService(this.state.user)) {
+      parts.push(h("div", { class: "actions" },
+        h("button", { type: "button", class: "secondary", onclick: () => this.editSite(site) }, t("desks.change")),
+        this.state.sites.length > 1 ? h("button", { type: "button", class: "danger secondary", onclick: () => this.removeSite(site) }, t("desks.remove")) : null));
     }
     return parts;
   }
@@ -188,19 +210,40 @@ export class Desks {
     this.load();
   }
 
-  async addSite(event) {
+  /** Fills the desk form with `site`'s details to change them; null: back to adding one. */
+  editSite(site) {
+    this.editing = site;
+    const f = this.siteForm.elements;
+    this.siteForm.reset();
+    if (site) {
+      for (const name of SITE_FIELDS) f[name].value = site[name] ?? "";
+    }
+    this.siteForm.querySelector("h3").textContent = site ? t("desks.changeOf", { name: site.name }) : t("desks.new");
+    this.siteForm.querySelector("button[type=submit]").textContent = site ? t("common.save") : t("desks.add");
+    document.getElementById("site-form-cancel").hidden = !site;
+    if (site) f.name.focus();
+  }
+
+  /** Adds a desk, or saves the one being changed (an empty field clears it). */
+  async saveSite(event) {
     event.preventDefault();
     const f = this.siteForm.elements;
-    const text = (name) => f[name].value.trim() || undefined;
-    const body = { name: text("name"), place: text("place"), hours: text("hours"), contact: text("contact"), collect: text("collect") };
-    const site = await attempt("POST", "/api/sites", body);
+    const editing = this.editing;
+    const body = {};
+    for (const name of SITE_FIELDS) {
+      const value = f[name].value.trim();
+      const given = f[name].type === "number" ? (value === "" ? null : Number(value)) : value || null;
+      // A new desk leaves out what is empty; a change clears it.
+      if (given !== null || editing) body[name] = given;
+    }
+    const site = await attempt(editing ? "PATCH" : "POST", editing ? `/api/sites/${editing.id}` : "/api/sites", body);
     if (!site) return;
-    this.siteForm.reset();
-    this.state.sites = [...this.state.sites, site];
+    this.state.sites = editing ? this.state.sites.map((s) => (s.id === site.id ? site : s)) : [...this.state.sites, site];
+    this.editSite(null);
     this.picker.value = "";
     this.fillPicker();
     this.picker.value = String(site.id);
-    showNotice(t("desks.added", { name: site.name }));
+    showNotice(t(editing ? "desks.saved" : "desks.added", { name: site.name }));
     this.load();
   }
 

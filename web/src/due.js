@@ -25,8 +25,9 @@ export class DueList {
     });
   }
 
-  refresh() {
-    this.pager.start(itemsUrl({ due: "true", fields: FIELDS, limit: PAGE_SIZE }));
+  /** From the first page, of desk `site` ("": every desk). */
+  refresh(site) {
+    this.pager.start(itemsUrl({ due: "true", site, fields: FIELDS, limit: PAGE_SIZE }));
   }
 
   clear() {

@@ -11,6 +11,7 @@ import { ITEMS_CHANGED, OUTCOME_FIELDS, isOpen, outcomeBadge } from "./custody.j
 import { categoryName } from "./categories.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { fillDeskChoice } from "./desks.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
@@ -34,6 +35,13 @@ export class Review {
     this.list = document.getElementById("review-list");
     this.pager = new Pager({ list: this.list, count: document.getElementById("review-count"), render: (item) => this.card(item) });
     this.status.addEventListener("change", () => this.refresh());
+    // The desk whose claims, due items and reports show: staff start at their own.
+    this.site = document.getElementById("review-site");
+    this.site.addEventListener("change", () => {
+      this.refresh();
+      this.refreshClaims();
+      this.due.refresh(this.site.value);
+    });
     this.claimsStatus = document.getElementById("claims-status");
     this.claims = document.getElementById("claims-list");
     this.claimsStatus.addEventListener("change", () => this.refreshClaims());
@@ -77,9 +85,10 @@ export class Review {
       this.list.replaceChildren(h("li", { class: "hint" }, t("review.staffOnly")));
       return;
     }
+    fillDeskChoice(this.site, this.state.sites ?? [], this.state.user);
     this.refresh();
     this.refreshClaims();
-    this.due.refresh();
+    this.due.refresh(this.site.value);
   }
 
   /** Adds item `item` to the labels chosen (or takes it out when `on` is false); null
@@ -100,7 +109,9 @@ export class Review {
   }
 
   async refreshClaims() {
-    const claims = await attempt("GET", `/api/claims?status=${this.claimsStatus.value}`);
+    const query = new URLSearchParams({ status: this.claimsStatus.value });
+    if (this.site.value) query.set("site", this.site.value);
+    const claims = await attempt("GET", `/api/claims?${query}`);
     if (!claims) return;
     // Each claim names its item by id: their titles in one request.
     const titles = await itemTitles(claims.map((c) => c.itemId));
@@ -142,7 +153,7 @@ export class Review {
   refresh() {
     // The cards shown go: their matches are no longer wanted.
     this.matchesSeen.disconnect();
-    this.pager.start(itemsUrl({ status: this.status.value, fields: FIELDS, limit: PAGE_SIZE }));
+    this.pager.start(itemsUrl({ status: this.status.value, site: this.site.value, fields: FIELDS, limit: PAGE_SIZE }));
   }
 
   card(item) {

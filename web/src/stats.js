@@ -9,6 +9,7 @@ import { KINDS, STATES } from "./cards.js";
 import { categoryName } from "./categories.js";
 import { loadChart } from "./charts.js";
 import { DISPOSAL_METHODS } from "./custody.js";
+import { fillDeskChoice } from "./desks.js";
 import { h } from "./dom.js";
 import { formatDay, formatNumber, language, t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
@@ -37,6 +38,7 @@ export class Stats {
     this.hint.hidden = admin;
     this.content.hidden = !admin;
     if (admin) {
+      fillDeskChoice(this.form.elements.site, this.state.sites ?? [], this.state.user);
       this.load();
     } else {
       this.clear();
@@ -88,6 +90,7 @@ export class Stats {
     const query = new URLSearchParams();
     if (since) query.set("since", since);
     if (until) query.set("until", until);
+    if (this.form.elements.site.value) query.set("site", this.form.elements.site.value);
     this.exportLink.href = `/api/items.csv?${query}`;
     this.range.textContent = t("stats.loading", { period: words });
     const stats = await showingErrors(this.fetch(`/api/stats?${query}`));

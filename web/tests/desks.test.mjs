@@ -34,6 +34,21 @@ test("an administrator adds a desk and puts staff at it in Accounts", async () =
   await page.getByText("The desk “Sports centre” is added.").waitFor();
   assert.equal(await page.locator("#desk-picker").inputValue(), "2");
   await page.locator("#desk-about").getByText("Your student card").waitFor();
+  // Changed later: its own holding period, its hours cleared.
+  await page.locator("#desk-about").getByRole("button", { name: "Change details" }).click();
+  assert.equal(await form.getByLabel("Opening hours").inputValue(), "Mon-Fri 8-20");
+  await form.getByLabel("Keeps found items for").fill("30");
+  await form.getByLabel("Opening hours").fill("");
+  await form.getByRole("button", { name: "Save" }).click();
+  await page.getByText("The desk “Sports centre” is saved.").waitFor();
+  await page.locator("#desk-about").getByText("30 days").waitFor();
+  const saved = await fetch(`${service.base}/api/sites`).then((r) => r.json());
+  assert.deepEqual(
+    (({ hours, holdDays, collect }) => ({ hours, holdDays, collect }))(saved.find((s) => s.id === 2)),
+    { hours: null, holdDays: 30, collect: "Your student card" },
+  );
+  assert.equal(await form.getByRole("button", { name: "Add desk" }).isVisible(), true, "the form adds again");
+  await screenshot(page, "desks-changed-desktop");
 
   const admin = await asAdmin();
   await account(admin, "sam", "Sam at the gym");
@@ -167,6 +182,39 @@ test("staff working at two desks take an item in at the one they choose, straigh
     // The next item: the desk and bin stay chosen.
     await done.getByRole("button", { name: /another/i }).click();
     assert.equal(await form.getByLabel("Bin").inputValue(), String(stored.binId));
+    noPageErrors(page);
+  }
+});
+
+test("staff review and count their own desk's work first, and every desk's when they choose", async () => {
+  const admin = await asAdmin();
+  const sites = await admin("GET", "/api/sites");
+  const gym = sites.find((s) => s.name === "Sports centre") ?? (await admin("POST", "/api/sites", { name: "Sports centre" }));
+  await account(admin, "rae", "Rae at the gym").catch(() => {});
+  await admin("PATCH", "/api/users/rae", { sites: [gym.id] });
+  await admin("POST", "/api/items", { title: "Gym towel", kind: "lost", lat: 51.5, lng: -0.12, siteId: gym.id });
+  await admin("POST", "/api/items", { title: "Library scarf", kind: "lost", lat: 51.5, lng: -0.12, siteId: 1 });
+  for (const size of ["desktop", "phone"]) {
+    const page = await service.open("/", { size });
+    await login(page, "rae", "rae-password");
+    await openMenu(page);
+    await page.getByRole("link", { name: "Review" }).click();
+    const desk = page.locator("#view-review").getByLabel("Desk");
+    assert.equal(await desk.inputValue(), String(gym.id), "their own desk first");
+    const list = page.locator("#review-list");
+    await list.getByText("Gym towel").waitFor();
+    assert.equal(await list.getByText("Library scarf").count(), 0, "another desk's report waits for its own staff");
+    await noHorizontalOverflow(page, `Review on a ${size}`);
+    await screenshot(page, `desks-review-${size}`);
+    await desk.selectOption({ label: "All desks" });
+    await list.getByText("Library scarf").waitFor();
+
+    await openMenu(page);
+    await page.getByRole("link", { name: "Statistics" }).click();
+    const figures = page.locator("#view-stats").getByLabel("Desk");
+    assert.equal(await figures.inputValue(), String(gym.id));
+    await page.locator("#stats-range").getByText(/report/).waitFor();
+    assert.match(await page.locator("#stats-export").getAttribute("href"), new RegExp(`site=${gym.id}`));
     noPageErrors(page);
   }
 });
