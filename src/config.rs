@@ -267,6 +267,12 @@ pub struct CustodyConfig {
     #[arg(long, env = "LOSTFOUND_PUBLIC_STATES", value_delimiter = ',',
           default_value = "pending,approved,rejected", value_parser = parse_public_state)]
     pub public_states: Vec<ItemStatus>,
+
+    /// Whether an approved report its reporter corrects goes back to review (`true`, what an
+    /// office that reviews reports wants) or stays approved (`false`). Staff's corrections
+    /// never do.
+    #[arg(long, env = "LOSTFOUND_REVIEW_EDITS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub review_edits: bool,
 }
 
 impl CustodyConfig {

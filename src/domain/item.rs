@@ -5,21 +5,22 @@ use std::{fmt, str::FromStr};
 use serde_json::{Map, Value, json};
 
 use super::{
-    Bin, ClaimId, Disposal, Fields, Finder, HoldPolicy, NewDisposal, NewPhoto, UserId, ValidationError, bounded_text,
+    Bin, ClaimId, Disposal, Fields, Finder, HoldPolicy, NewDisposal, NewPhoto, ReportEdit, UserId, ValidationError,
+    bounded_text,
 };
 
 /// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
 /// base64, and the other fields are small. What `POST /api/items` accepts, and what a line of
 /// an items file may hold.
 pub const MAX_REPORT_BYTES: usize = 8 * 1024 * 1024;
-const MAX_TITLE: usize = 200;
-const MAX_DESC: usize = 5_000;
-const MAX_CAT: usize = 100;
+pub(super) const MAX_TITLE: usize = 200;
+pub(super) const MAX_DESC: usize = 5_000;
+pub(super) const MAX_CAT: usize = 100;
 const MAX_STORAGE_PLACE: usize = super::MAX_BIN_NAME;
-const MAX_PLACE: usize = 200;
+pub(super) const MAX_PLACE: usize = 200;
 /// Characters a rejection's reason may have.
 const MAX_REASON: usize = 500;
-const MAX_RADIUS_M: f64 = 100_000.0;
+pub(super) const MAX_RADIUS_M: f64 = 100_000.0;
 
 /// An item's identifier: a positive 64-bit integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -495,6 +496,8 @@ impl ItemPatch {
 #[derive(Debug, Clone, Copy)]
 pub enum ItemChange<'a> {
     Updated(&'a ItemPatch),
+    /// Corrected by its reporter or its site's staff.
+    Edited(&'a ReportEdit),
     /// Handed over to the claimant of an accepted claim.
     HandedOver {
         claim: ClaimId,
@@ -543,6 +546,7 @@ impl ItemChange<'_> {
                 }
                 Value::Object(entry)
             }
+            Self::Edited(edit) => edit.to_json(),
             Self::HandedOver { claim, to } => json!({ "handedOver": { "claim": claim.get(), "to": to } }),
             Self::Disposed(disposal) => {
                 json!({ "disposal": { "method": disposal.method.as_str(), "note": disposal.note } })

@@ -7,6 +7,7 @@ mod bin;
 mod claim;
 pub mod colours;
 mod custody;
+mod edit;
 mod event;
 mod fields;
 pub mod geo;
@@ -38,6 +39,7 @@ pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
     parse_close_reason,
 };
+pub use edit::ReportEdit;
 pub use event::{Committed, DeletedMessage, Event, Reviewed};
 pub use fields::{Fields, query_record_id};
 pub use item::{

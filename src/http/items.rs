@@ -6,7 +6,7 @@ use axum::{
     extract::{Path, RawQuery, State},
     http::{HeaderMap, HeaderName, HeaderValue, header},
     response::{IntoResponse, Response},
-    routing::{get, post},
+    routing::{get, patch, post},
 };
 use futures_util::stream;
 
@@ -14,15 +14,17 @@ use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Dispose, May, ReadAll, Remove, Review, SignedIn},
     extract::{JsonObject, Params},
+    fields::ItemKeys,
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
     reader::Reader,
     schemas,
     views::{ChangeJson, ItemJson, MatchJson, OkJson, WhyJson},
 };
 use crate::{
+    auth::Session,
     cache::Answer,
     domain::{
-        BestCursor, Cursor, ItemId, ItemNotFound, ItemPatch, ListRequest, NewDisposal, NewItem, Sort,
+        BestCursor, Cursor, Item, ItemId, ItemNotFound, ItemPatch, ListRequest, NewDisposal, NewItem, ReportEdit, Sort,
         access::{self, Action},
         matching, parse_close_reason,
     },
@@ -73,6 +75,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/items/{id}/history", get(history))
         .route("/api/items/{id}/disposal", post(dispose))
         .route("/api/items/{id}/close", post(close))
+        .route("/api/items/{id}/report", patch(edit))
 }
 
 /// Items, newest first (a search: best first unless `sort=newest`): whole (streamed) or a page at a time.
@@ -371,6 +374,16 @@ async fn dispose(
     answer(&state, &item, &keys).await
 }
 
+/// The item path `id` names, as `session`'s user may see it (someone who may not see it learns
+/// nothing about it: 404), and the keys their answer carries (`?fields=` in `raw`).
+async fn acted_on(state: &AppState, session: &Session, id: &str, raw: Option<&str>) -> Result<(Item, ItemKeys)> {
+    let id = ItemId::parse(id)?;
+    let reader = Reader::of(state, Some(session));
+    let keys = reader.keys(Params::parse(raw, &["fields"])?.keys()?);
+    let item = reader.readable(state.store.item(id).await?)?;
+    Ok((item, keys))
+}
+
 /// Closes a report ("found it myself"): its reporter, or staff. It no longer matches and
 /// cannot be claimed; its open claims are rejected.
 #[utoipa::path(post, path = "/api/items/{id}/close", operation_id = "closeItem", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
@@ -387,13 +400,35 @@ async fn close(
     RawQuery(raw): RawQuery,
     body: JsonObject,
 ) -> Result<Response> {
-    let id = ItemId::parse(&id)?;
-    let reader = Reader::of(&state, Some(&session));
-    let keys = reader.keys(Params::parse(raw.as_deref(), &["fields"])?.keys()?);
     let reason = parse_close_reason(&body.fields)?;
-    // Someone who may not see the item learns nothing about it.
-    let item = reader.readable(state.store.item(id).await?)?;
+    let (item, keys) = acted_on(&state, &session, &id, raw.as_deref()).await?;
     let item = reports::close(&state, &session.user, &item, reason.as_deref()).await?;
+    answer(&state, &item, &keys).await
+}
+
+/// Corrects a report: its reporter, while it is open, or its site's staff. Only what is sent
+/// changes; `null` clears a description, category or place, and removes the photo.
+#[utoipa::path(patch, path = "/api/items/{id}/report", operation_id = "editReport", tag = "items", security(("session" = [])), params(("id" = i64, Path, minimum = 1, description = "Item id"), schemas::FieldsQuery),
+    request_body = schemas::ReportEditBody,
+    responses(
+        (status = 200, description = "The corrected item (an approved report its reporter corrected is `pending` again when the office reviews corrections)", body = schemas::Item),
+        (status = 400, description = "No fields to update, Item cannot be edited (closed, returned or disposed of), a bad field (the texts of a new report's), Invalid item ID, Invalid fields", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your report; or staff of another site", body = schemas::ErrorBody), (status = 404, response = schemas::NoItem), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn edit(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    body: JsonObject,
+) -> Result<Response> {
+    // Checking a photo means decoding it and making its thumbnail.
+    let edit = state
+        .cpu
+        .run(body.len, move || ReportEdit::parse(&body.fields))
+        .await??;
+    let (item, keys) = acted_on(&state, &session, &id, raw.as_deref()).await?;
+    let item = reports::edit(&state, &session.user, &item, &edit).await?;
     answer(&state, &item, &keys).await
 }
 

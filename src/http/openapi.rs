@@ -56,6 +56,7 @@ use crate::{json, state::AppState};
         super::items::history,
         super::items::dispose,
         super::items::close,
+        super::items::edit,
         super::labels::item_label,
         super::export::export,
         super::stats::stats,
@@ -89,7 +90,7 @@ use crate::{json, state::AppState};
     ),
     components(
         schemas(
-            schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::DisposalBody, schemas::CloseBody, schemas::LoginBody,
+            schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::DisposalBody, schemas::CloseBody, schemas::ReportEditBody, schemas::LoginBody,
             schemas::EmailBody, schemas::NewAccountBody, schemas::AccountPatchBody, schemas::PasswordBody,
             schemas::PasswordChangeBody, schemas::ClaimBody, schemas::DecisionBody, schemas::MarkReadBody,
             schemas::SignupBody, schemas::TokenBody, schemas::NewPasswordBody, super::signup::ConfigJson, super::signup::VerifiedJson,

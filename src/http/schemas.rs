@@ -198,6 +198,30 @@ pub struct NewItem {
     finder: Option<Option<()>>,
 }
 
+/// `PATCH /api/items/:id/report`: at least one field; what is left out stays as it is.
+#[derive(ToSchema)]
+pub struct ReportEditBody {
+    #[schema(min_length = 1, max_length = 200)]
+    title: Option<String>,
+    /// `null` clears it (likewise `cat` and `place`).
+    #[schema(max_length = 5000)]
+    desc: Option<Option<String>>,
+    #[schema(max_length = 100)]
+    cat: Option<Option<String>>,
+    #[schema(max_length = 200)]
+    place: Option<Option<String>>,
+    /// With `lng`: the two go together.
+    #[schema(minimum = -90, maximum = 90)]
+    lat: Option<f64>,
+    #[schema(minimum = -180, maximum = 180)]
+    lng: Option<f64>,
+    #[schema(minimum = 0, maximum = 100000)]
+    radius: Option<f64>,
+    /// A new photo, as a new report sends it; `null` or `""` removes the photo.
+    #[schema(rename = "imgData")]
+    img_data: Option<Option<String>>,
+}
+
 /// `POST /api/items/:id/disposal`.
 #[derive(ToSchema)]
 pub struct DisposalBody {

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::domain::{
     Committed, Disposal, Event, Finder, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus,
-    NewItem, Notice, Photo, Reviewed,
+    NewItem, Notice, Photo, ReportEdit, Reviewed,
 };
 
 /// An `items` row as the drivers decode it.
@@ -197,6 +197,25 @@ const UPDATE_ITEM: &str = concat!(
      WHERE id = $1 RETURNING ",
     item_columns!()
 );
+/// The item as it is, its row locked: a correction made at the same time waits, then reads
+/// this one's outcome.
+const LOCKED_ITEM: &str = concat!(
+    "UPDATE items SET status = status WHERE id = $1 RETURNING ",
+    item_columns!()
+);
+/// A corrected report: what it says, where, its derived columns, its photo's version, and,
+/// when `$12`, back to review.
+const EDIT_ITEM: &str = concat!(
+    "UPDATE items SET title = $2, descr = $3, cat = $4, place = $5, lat = $6, lng = $7, radius = $8, \
+     photo_version = $9, version = $10, derived_at = $11, \
+     status = CASE WHEN $12 THEN 'pending' ELSE status END, \
+     cat_key = $13, search_words = $14, place_words = $15, geo_x = $16, geo_y = $17, geo_z = $18, \
+     radius_sin = $19, radius_cos = $20 \
+     WHERE id = $1 RETURNING ",
+    item_columns!()
+);
+const DELETE_PHOTO: &str = "DELETE FROM photos WHERE item_id = $1";
+const FORGET_MEANING: &str = "DELETE FROM item_meanings WHERE item_id = $1";
 const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
 /// The item's state before a change, read with its row locked (on PostgreSQL: a concurrent
 /// change waits, then reads this one's outcome), so two identical changes at once tell the
@@ -390,6 +409,106 @@ impl Store {
         let mut committed = committed(Some((item, approved)), notified);
         committed.events.extend(reviewed);
         Ok(committed)
+    }
+
+    /// Corrects a report (see [`ReportEdit`]) and records it; with `review_again`, an
+    /// approved report goes back to review and its site's staff are told. A new text loses
+    /// its meaning, made again in the background. `None` if no such item.
+    pub async fn edit_item(
+        &self,
+        id: ItemId,
+        edit: &ReportEdit,
+        actor: &str,
+        review_again: bool,
+        now: i64,
+    ) -> Result<Committed<Option<Item>>, StoreError> {
+        let edited: Option<(ItemRow, Vec<NotificationRow>)> = with_pool!(self, write, |pool| {
+            let before: Option<ItemRow> = sqlx::query_as(LOCKED_ITEM)
+                .bind(id.get())
+                .fetch_optional(&mut *pool)
+                .await?;
+            let Some(before) = before else { return Ok(None) };
+            let (lat, lng) = edit.point().unwrap_or((before.lat, before.lng));
+            let text = |edited: Option<Option<&str>>, was: &Option<String>| -> Option<String> {
+                edited.map_or_else(|| was.clone(), |now| now.map(str::to_owned))
+            };
+            let (title, desc) = (
+                edit.title().unwrap_or(&before.title).to_owned(),
+                text(edit.desc(), &before.descr),
+            );
+            let (cat, place) = (text(edit.cat(), &before.cat), text(edit.place(), &before.place));
+            let radius = edit.radius().unwrap_or(before.radius);
+            let derived = Derived::of(&Source {
+                title: &title,
+                desc: desc.as_deref(),
+                cat: cat.as_deref(),
+                storage_place: before.storage_place.as_deref(),
+                place: place.as_deref(),
+                lat,
+                lng,
+                radius,
+            });
+            let photo_version = match edit.photo() {
+                None => before.photo_version.clone(),
+                Some(photo) => {
+                    sqlx::query(DELETE_PHOTO).bind(id.get()).execute(&mut *pool).await?;
+                    if let Some(photo) = photo {
+                        sqlx::query(INSERT_PHOTO)
+                            .bind(id.get())
+                            .bind(&photo.photo.mime)
+                            .bind(&photo.photo.bytes)
+                            .bind(&photo.thumb)
+                            .execute(&mut *pool)
+                            .await?;
+                    }
+                    photo.map(|p| p.photo.version())
+                }
+            };
+            if edit.changes_text() {
+                sqlx::query(FORGET_MEANING).bind(id.get()).execute(&mut *pool).await?;
+            }
+            let pending = review_again && before.status == ItemStatus::Approved;
+            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            let row: ItemRow = bind_derived!(
+                sqlx::query_as(EDIT_ITEM)
+                    .bind(id.get())
+                    .bind(&title)
+                    .bind(desc.as_deref())
+                    .bind(cat.as_deref())
+                    .bind(place.as_deref())
+                    .bind(lat)
+                    .bind(lng)
+                    .bind(radius)
+                    .bind(photo_version.as_deref())
+                    .bind(version)
+                    .bind(now)
+                    .bind(pending),
+                derived
+            )
+            .fetch_one(&mut *pool)
+            .await?;
+            record_change(pool, id, actor, now, &ItemChange::Edited(edit)).await?;
+            let notified = if pending {
+                self.notify_reviewers(pool, id, &row.created_by, now).await?
+            } else {
+                Vec::new()
+            };
+            Ok(Some((row, notified)))
+        })?;
+        Ok(match edited {
+            Some((row, notified)) => {
+                let item = row.into_item();
+                let reviewed = Event::Reviewed(Reviewed {
+                    item: id,
+                    status: item.status,
+                    reporter: item.created_by.clone(),
+                });
+                let mut committed = committed(Some(item), notified);
+                committed.events.push(reviewed);
+                committed
+            }
+            None => Committed::quiet(None),
+        })
     }
 
     /// Deletes an item (and, by cascade, its photo and thread) and records it; false if no

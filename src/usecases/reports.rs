@@ -1,10 +1,10 @@
-//! Reports: made, reviewed, moved between bins, removed, disposed of, closed.
+//! Reports: made, corrected, reviewed, moved between bins, removed, disposed of, closed.
 
-use super::{IN_TRANSIT, check_at, tell_matches};
+use super::{IN_TRANSIT, OTHER_SITE, check_at, tell_matches};
 use crate::{
     domain::{
-        Bin, Item, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewDisposal, NewItem, Site, User,
-        ValidationError,
+        Bin, CustodyRefusal, Item, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, NewDisposal, NewItem,
+        ReportEdit, Site, User, ValidationError,
         access::{self, Action},
         nearest_site,
     },
@@ -12,6 +12,9 @@ use crate::{
     state::AppState,
     time::now_ms,
 };
+
+/// What a reporter hears correcting a report that is no longer open.
+pub const CANNOT_EDIT: &str = "Item cannot be edited";
 
 /// Reports an item, or (staff) takes in one handed in at the desk, at the site and in the bin
 /// [`placed`] gives it.
@@ -118,6 +121,31 @@ pub async fn dispose(state: &AppState, user: &User, id: ItemId, disposal: &NewDi
     }
     let disposed = state.store.dispose_item(id, disposal, &user.id, now_ms()).await?;
     Ok(state.events.publish(disposed)?)
+}
+
+/// Corrects a report: its reporter's own while it is open, or any of their site's as staff.
+/// An approved report its reporter corrects goes back to review when the office says so
+/// (`LOSTFOUND_REVIEW_EDITS`).
+pub async fn edit(state: &AppState, user: &User, item: &Item, edit: &ReportEdit) -> Result<Item> {
+    let staff = access::may_at(user, Action::Review, item.site_id);
+    if !staff && item.created_by != user.id {
+        return Err(if access::may(user, Action::Review) {
+            AppError::NotAllowed(OTHER_SITE)
+        } else {
+            CustodyRefusal::NotReporter.into()
+        });
+    }
+    if !staff && !item.is_open() {
+        return Err(AppError::invalid(CANNOT_EDIT));
+    }
+    let review_again = !staff && state.config.custody.review_edits;
+    let edited = state
+        .store
+        .edit_item(item.id, edit, &user.id, review_again, now_ms())
+        .await?;
+    let item = state.events.publish(edited).ok_or(ItemNotFound)?;
+    state.meanings.item_changed(&item);
+    Ok(item)
 }
 
 /// Closes a report: its reporter's own, or as staff of its site (who may close what the

@@ -8,6 +8,7 @@ mod bad_input;
 mod claims;
 mod cli;
 mod custody;
+mod edits;
 mod errors;
 mod export;
 mod faults;

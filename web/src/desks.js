@@ -243,7 +243,7 @@ export class Desks {
     this.picker.value = "";
     this.fillPicker();
     this.picker.value = String(site.id);
-    showNotice(t(editing ? "desks.saved" : "desks.added", { name: site.name }));
+    showNotice(editing ? t("desks.saved", { name: site.name }) : t("desks.added", { name: site.name }));
     this.load();
   }
 

@@ -11,6 +11,7 @@ import { KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
 import { categoryName } from "./categories.js";
 import { disclose } from "./disclosure.js";
+import { editReport } from "./edit.js";
 import { h, formatTime } from "./dom.js";
 import { formatDistance, formatNumber, t } from "./i18n.js";
 import { siteName, worksAt } from "./desks.js";
@@ -212,6 +213,10 @@ export class ItemDialog {
     if (item.transitTo && worksAt(user, item.transitTo)) {
       buttons.push(button(t("desks.receive"), () => receiveHere(item), t("desks.received", said), false));
     }
+    // Its reporter corrects it while it is open; its desk's staff at any time.
+    if (user && ((isOpen(item) && user.id === item.createdBy) || worksAt(user, item.siteId))) {
+      buttons.push(h("button", { type: "button", class: "secondary", onclick: () => this.edit(item) }, t("edit.button")));
+    }
     if (isOpen(item) && user && (user.isAdmin || user.id === item.createdBy)) {
       buttons.push(h("button", { type: "button", class: "danger secondary", onclick: () => this.close(item) }, t("common.closeReport")));
     }
@@ -232,6 +237,16 @@ export class ItemDialog {
   /** The label's screen, after the item's view in the history: the router closes the view. */
   printLabel(item) {
     printLabels([item.id]);
+  }
+
+  async edit(item) {
+    const edited = await editReport(item);
+    if (!edited || item.id !== this.itemId) return;
+    await this.show(item.id);
+    const said = { title: this.item.title };
+    const waits = edited.status === "pending" && item.status !== "pending";
+    showNotice(waits ? t("edit.savedForReview", said) : t("edit.saved", said));
+    document.getElementById("item-title").focus();
   }
 
   async close(item) {

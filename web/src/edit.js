@@ -1,0 +1,51 @@
+// Correcting a report from its view: its reporter while it is open, its desk's staff at any
+// time — the title, the description, the category, the place in words and the photo. (The
+// point on the map stays where the report put it: the API changes it, the form does not yet.)
+import { attempt, showingErrors } from "./api.js";
+import { ask } from "./ask.js";
+import { addCategoryOptions } from "./categories.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { scaledPhoto } from "./photo.js";
+
+/** Asks for `item`'s corrections; resolves with the corrected item (`id`, `status`), or null
+ *  when cancelled. */
+export function editReport(item) {
+  const category = h("select", { id: "edit-cat", name: "cat" }, h("option", { value: "" }, t("common.uncategorised")));
+  addCategoryOptions(category);
+  // A category typed elsewhere (not one of ours) stays on offer.
+  if (item.cat && ![...category.options].some((option) => option.value === item.cat)) {
+    category.append(h("option", { value: item.cat }, item.cat));
+  }
+  category.value = item.cat ?? "";
+  return ask({
+    title: t("edit.heading", { title: item.title }),
+    fields: [
+      h("label", { for: "edit-title" }, t("common.title")),
+      h("input", { id: "edit-title", name: "title", required: true, maxlength: 200, value: item.title, autocomplete: "off" }),
+      h("label", { for: "edit-desc" }, t("common.description")),
+      h("textarea", { id: "edit-desc", name: "desc", maxlength: 5000, rows: 3 }, item.desc ?? ""),
+      h("label", { for: "edit-cat" }, t("common.category")),
+      category,
+      h("label", { for: "edit-place" }, t("place.label")),
+      h("input", { id: "edit-place", name: "place", maxlength: 200, value: item.place ?? "", autocomplete: "off" }),
+      h("label", { for: "edit-photo" }, t("edit.newPhoto"), " ", h("span", { class: "meta" }, t("common.optional"))),
+      h("input", { id: "edit-photo", name: "photo", type: "file", accept: "image/*" }),
+      item.photoUrl ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "noPhoto" }), t("edit.removePhoto")) : null,
+    ],
+    confirm: t("common.save"),
+    submit: async (form) => {
+      const f = form.elements;
+      const text = (field) => field.value.trim() || null;
+      const body = { title: f.title.value, desc: text(f.desc), cat: f.cat.value || null, place: text(f.place) };
+      const file = f.photo.files[0];
+      if (file) {
+        body.imgData = await showingErrors(scaledPhoto(file));
+        if (!body.imgData) return null;
+      } else if (f.noPhoto?.checked) {
+        body.imgData = null;
+      }
+      return attempt("PATCH", `/api/items/${item.id}/report?fields=id,status`, body);
+    },
+  });
+}
