@@ -70,7 +70,10 @@ async fn set_email(State(state): State<AppState>, SignedIn(session): SignedIn, b
         state.store.set_lang(user, lang).await?;
     }
     let saved = match change.email() {
-        Some(email) => (state.events).publish(state.store.change_email(user, email.email(), now_ms()).await?),
+        Some(email) => {
+            let changed = state.store.change_email(user, email.email(), now_ms()).await?;
+            state.events.publish(changed)
+        }
         None => state.store.email_state(user).await?,
     };
     let lang = match change.lang() {
