@@ -38,6 +38,13 @@ export function fillDeskChoice(select, sites, user) {
   select.closest("label").hidden = sites.length < 2;
 }
 
+/** Each desk as a visitor reads it: its name, where it is, when it is open and how to reach
+ *  it, one list item each. */
+export function deskLines(sites) {
+  return sites.map((site) =>
+    h("li", {}, h("strong", {}, site.name), ...[site.place, site.hours, site.contact].filter(Boolean).flatMap((part) => [" · ", part])));
+}
+
 /** Site `id`'s name, or its number when the list does not have it. */
 export function siteName(state, id) {
   return state.sites?.find((site) => site.id === id)?.name ?? `#${id}`;

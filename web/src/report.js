@@ -5,6 +5,7 @@
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
+import { deskLines } from "./desks.js";
 import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
@@ -20,9 +21,13 @@ export class Report {
 
   show() {
     const loggedIn = Boolean(this.state.user);
-    // Visitors are asked to log in or sign up instead.
+    // Visitors are asked to log in or sign up instead, and told where the desks are: without
+    // an account (sign-up off), staff take the report there.
     document.getElementById("report-visitor").hidden = loggedIn;
-    document.getElementById("report-signup").hidden = !this.state.access.signup;
+    const signup = Boolean(this.state.access.signup);
+    document.getElementById("report-signup").hidden = !signup;
+    document.getElementById("report-visitor-text").textContent = signup ? t("report.visitor") : t("report.visitorAtDesk");
+    document.getElementById("report-desks").replaceChildren(...deskLines(this.state.sites ?? []));
     this.form.hidden = !loggedIn;
     if (loggedIn) this.place.show();
   }

@@ -245,9 +245,14 @@ test("with sign-up off and no mail, the way in is a staff-made account: nothing 
   const signup = { id: "zed", name: "Zed Outsider", email: "zed@uni.example", password: "zed-first-pass" };
   assert.deepEqual(await postJson(service.base, "/api/signup", signup), { status: 403, json: { error: "Sign-up is closed" } });
   const page = await open("/#/report");
+  // No word of an account nobody can make: the desks, where staff help instead.
   const visitor = page.locator("#report-visitor");
-  await visitor.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await visitor.getByText("Log in to report a lost or found item. No account? Come to a lost and found desk").waitFor();
   await count(visitor.getByRole("link", { name: "Create account" }), 0);
+  const desks = visitor.getByRole("list", { name: "Lost and found desks" });
+  const sites = await fetch(`${service.base}/api/sites`).then((r) => r.json());
+  assert.deepEqual(await desks.getByRole("listitem").locator("strong").allTextContents(), sites.map((site) => site.name));
+  await screenshot(page, "report-visitor-no-signup");
   const panel = await openLogin(page);
   await panel.getByLabel("Password").waitFor();
   for (const name of ["Forgot password?", "Create account"]) await count(panel.getByRole("link", { name }), 0);
