@@ -511,7 +511,7 @@ test("the place can come from the device's location, and logging out ends the se
 
   await page.getByRole("button", { name: "Log out" }).click();
   await page.getByText("You are logged out.").waitFor();
-  await page.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await page.getByText("Log in to report a lost or found item. No account? Come to a lost and found desk", { exact: false }).waitFor();
   await page.locator("#report-form").waitFor({ state: "hidden" });
   const me = await page.evaluate(async () => (await fetch("/api/me")).json());
   assert.deepEqual(me, { user: null });
@@ -525,7 +525,7 @@ test("errors from the service are shown clearly", async () => {
   await page.getByRole("alert").getByText("Invalid password").waitFor();
 
   await page.goto(`${service.base}/#/report`);
-  await page.getByText("Log in or create an account to report a lost or found item.").waitFor();
+  await page.getByText("Log in to report a lost or found item. No account? Come to a lost and found desk", { exact: false }).waitFor();
   await count(page.getByRole("button", { name: "Send report" }), 0);
   noPageErrors(page);
 });
