@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::{
     NewPhoto, ValidationError, bounded_text,
     fields::Fields,
-    item::{MAX_CAT, MAX_DESC, MAX_PLACE, MAX_RADIUS_M, MAX_TITLE},
+    item::{MAX_CAT, MAX_DESC, MAX_PLACE, MAX_RADIUS_M, MAX_TITLE, photo_of},
 };
 
 /// A checked correction with at least one field, made only by [`ReportEdit::parse`].
@@ -45,16 +45,8 @@ impl ReportEdit {
             (None, None) => None,
             _ => return Err(ValidationError::new("lat", "lat and lng go together")),
         };
-        // Like a new report's: an empty `imgData` is no photo.
-        let photo = f
-            .has("imgData")
-            .then(|| {
-                f.string("imgData")?
-                    .filter(|url| !url.trim().is_empty())
-                    .map(NewPhoto::from_data_url)
-                    .transpose()
-            })
-            .transpose()?;
+        // As a new report's, where an empty one is none (here: the photo removed).
+        let photo = f.has("imgData").then(|| photo_of(&f)).transpose()?;
         let edit = Self {
             title,
             desc: cleared_or("desc", MAX_DESC)?,

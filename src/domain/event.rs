@@ -4,7 +4,7 @@
 //! misses one loses only its live delivery (notifications stay stored and listed, mail stays
 //! queued).
 
-use super::{ItemId, ItemStatus, MessageId, Notification};
+use super::{Item, ItemId, ItemStatus, MessageId, Notification};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -19,6 +19,15 @@ pub enum Event {
 }
 
 impl Event {
+    /// `item`'s review state, as it now is.
+    pub fn reviewed(item: &Item) -> Self {
+        Self::Reviewed(Reviewed {
+            item: item.id,
+            status: item.status,
+            reporter: item.created_by.clone(),
+        })
+    }
+
     /// Whether mail may have been queued with it.
     pub fn queues_mail(&self) -> bool {
         matches!(self, Self::Notified(_) | Self::AccountMailQueued)
@@ -62,10 +71,6 @@ impl<T> Committed<T> {
     /// The notifications written with `value`.
     pub fn notified(value: T, notifications: impl IntoIterator<Item = Notification>) -> Self {
         Self::new(value, notifications.into_iter().map(Event::Notified).collect())
-    }
-
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Committed<U> {
-        Committed::new(f(self.value), self.events)
     }
 
     /// The value, its events dropped: for callers with nobody to tell (the command line,

@@ -287,6 +287,15 @@ impl ImportedItem {
     }
 }
 
+/// The photo a report's body sends as `imgData`, decoded (CPU-heavy). UniLost's page sends
+/// `imgData: ""` when no photo is chosen: empty is none.
+pub(super) fn photo_of(f: &Fields<'_>) -> Result<Option<NewPhoto>, ValidationError> {
+    f.string("imgData")?
+        .filter(|url| !url.trim().is_empty())
+        .map(NewPhoto::from_data_url)
+        .transpose()
+}
+
 impl NewItem {
     /// Checks the body of `POST /api/items`. Decodes the photo, if any: CPU-heavy. `status`
     /// and `finder` are not read: a report waits for review (the contract's assigned state).
@@ -307,12 +316,7 @@ impl NewItem {
         let lat = f.number_in("lat", -90.0, 90.0)?;
         let lng = f.number_in("lng", -180.0, 180.0)?;
         let title = bounded_text("title", title.unwrap_or(""), MAX_TITLE)?.ok_or_else(|| missing("title"))?;
-        // UniLost's page sends `imgData: ""` when no photo is chosen: empty is none.
-        let photo = f
-            .string("imgData")?
-            .filter(|url| !url.trim().is_empty())
-            .map(NewPhoto::from_data_url)
-            .transpose()?;
+        let photo = photo_of(&f)?;
         Ok(Self {
             title,
             lat: lat.ok_or_else(|| missing("lat"))?,

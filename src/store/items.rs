@@ -4,13 +4,14 @@ use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
     imports::{ImportStep, advance},
+    meanings,
     notifications::{NotificationRow, committed},
     statement::Tx,
     with_pool,
 };
 use crate::domain::{
     Committed, Disposal, Event, Finder, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus,
-    NewItem, Notice, Photo, ReportEdit, Reviewed,
+    NewItem, NewPhoto, Notice, Photo, ReportEdit,
 };
 
 /// An `items` row as the drivers decode it.
@@ -129,6 +130,19 @@ const INSERT_ITEM: &str = concat!(
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
+/// Stores item `$id`'s new photo (a `&NewPhoto`) with its thumbnail, on `$pool`.
+macro_rules! insert_photo {
+    ($pool:ident, $id:expr, $photo:expr) => {{
+        let photo: &NewPhoto = $photo;
+        sqlx::query(INSERT_PHOTO)
+            .bind($id)
+            .bind(&photo.photo.mime)
+            .bind(&photo.photo.bytes)
+            .bind(&photo.thumb)
+            .execute(&mut *$pool)
+            .await?;
+    }};
+}
 
 /// The derived columns of a new item, worked out before its write.
 fn derived_of(item: &NewItem) -> Derived {
@@ -176,13 +190,7 @@ macro_rules! insert_row {
         .fetch_one(&mut *$pool)
         .await?;
         if let Some(photo) = photo {
-            sqlx::query(INSERT_PHOTO)
-                .bind(row.id.get())
-                .bind(&photo.photo.mime)
-                .bind(&photo.photo.bytes)
-                .bind(&photo.thumb)
-                .execute(&mut *$pool)
-                .await?;
+            insert_photo!($pool, row.id.get(), photo);
         }
         row
     }};
@@ -215,7 +223,6 @@ const EDIT_ITEM: &str = concat!(
     item_columns!()
 );
 const DELETE_PHOTO: &str = "DELETE FROM photos WHERE item_id = $1";
-const FORGET_MEANING: &str = "DELETE FROM item_meanings WHERE item_id = $1";
 const DELETE_ITEM: &str = "DELETE FROM items WHERE id = $1";
 /// The item's state before a change, read with its row locked (on PostgreSQL: a concurrent
 /// change waits, then reads this one's outcome), so two identical changes at once tell the
@@ -399,13 +406,7 @@ impl Store {
             return Ok(Committed::quiet(None));
         };
         let item = row.into_item();
-        let reviewed = patch.status().is_some().then(|| {
-            Event::Reviewed(Reviewed {
-                item: id,
-                status: item.status,
-                reporter: item.created_by.clone(),
-            })
-        });
+        let reviewed = patch.status().is_some().then(|| Event::reviewed(&item));
         let mut committed = committed(Some((item, approved)), notified);
         committed.events.extend(reviewed);
         Ok(committed)
@@ -453,19 +454,13 @@ impl Store {
                 Some(photo) => {
                     sqlx::query(DELETE_PHOTO).bind(id.get()).execute(&mut *pool).await?;
                     if let Some(photo) = photo {
-                        sqlx::query(INSERT_PHOTO)
-                            .bind(id.get())
-                            .bind(&photo.photo.mime)
-                            .bind(&photo.photo.bytes)
-                            .bind(&photo.thumb)
-                            .execute(&mut *pool)
-                            .await?;
+                        insert_photo!(pool, id.get(), photo);
                     }
                     photo.map(|p| p.photo.version())
                 }
             };
             if edit.changes_text() {
-                sqlx::query(FORGET_MEANING).bind(id.get()).execute(&mut *pool).await?;
+                sqlx::query(meanings::FORGET).bind(id.get()).execute(&mut *pool).await?;
             }
             let pending = review_again && before.status == ItemStatus::Approved;
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
@@ -498,11 +493,7 @@ impl Store {
         Ok(match edited {
             Some((row, notified)) => {
                 let item = row.into_item();
-                let reviewed = Event::Reviewed(Reviewed {
-                    item: id,
-                    status: item.status,
-                    reporter: item.created_by.clone(),
-                });
+                let reviewed = Event::reviewed(&item);
                 let mut committed = committed(Some(item), notified);
                 committed.events.push(reviewed);
                 committed

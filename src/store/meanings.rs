@@ -31,7 +31,8 @@ pub struct Written {
 const UNENCODED: &str = "SELECT id, title, descr FROM items i WHERE id > $1 \
      AND NOT EXISTS (SELECT 1 FROM item_meanings m WHERE m.item_id = i.id AND m.model = $2) \
      ORDER BY id LIMIT $3";
-const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
+/// Forgets an item's meaning: written again, or (its text changed) made again by the fill.
+pub(super) const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
 // The item may have been deleted while its text was encoded: then nothing is written. Another
 // node may have encoded it meanwhile: then its meaning stands.
 const WRITE: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
