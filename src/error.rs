@@ -127,6 +127,10 @@ impl From<ItemNotFound> for AppError {
     }
 }
 
+/// An item promised to the claimant of an accepted claim stays where it is until the handover
+/// or its cancellation.
+pub const AWAITING_PICKUP: &str = "Item is awaiting pickup: cancel the pickup first";
+
 impl From<ClaimRefusal> for AppError {
     fn from(refusal: ClaimRefusal) -> Self {
         match refusal {
@@ -137,6 +141,7 @@ impl From<ClaimRefusal> for AppError {
             ClaimRefusal::NotClaimable => Self::invalid("Item cannot be claimed"),
             ClaimRefusal::AlreadyOpen => Self::Conflict("Claim already open"),
             ClaimRefusal::NotOpen => Self::Conflict("Claim already decided"),
+            ClaimRefusal::NotAccepted => Self::Conflict("Claim is not waiting for pickup"),
         }
     }
 }
@@ -148,6 +153,7 @@ impl From<CustodyRefusal> for AppError {
             CustodyRefusal::NotReporter => Self::NotAllowed("Not your report"),
             CustodyRefusal::CannotDispose => Self::invalid("Item cannot be disposed"),
             CustodyRefusal::CannotClose => Self::invalid("Item cannot be closed"),
+            CustodyRefusal::AwaitingPickup => Self::Conflict(AWAITING_PICKUP),
         }
     }
 }

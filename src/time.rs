@@ -18,6 +18,12 @@ pub fn format_ms(ms: i64) -> String {
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".to_owned())
 }
 
+/// Epoch milliseconds to the minute, for people: `YYYY-MM-DD hh:mm UTC`.
+pub fn format_minute(ms: i64) -> String {
+    let at = format_ms(ms);
+    format!("{} {} UTC", &at[..10], &at[11..16])
+}
+
 /// The UTC day of epoch milliseconds, `YYYY-MM-DD`.
 pub fn format_day(ms: i64) -> String {
     format_ms(ms)[..10].to_owned()

@@ -1,5 +1,7 @@
-//! Claims: someone says a found item is theirs, with a private message that proves it; an
-//! administrator accepts (the item is handed over) or rejects it; the claimant may withdraw it.
+//! Claims: someone says a found item is theirs, with a private message that proves it; the
+//! item's staff accept it (the item waits for its claimant at the desk) or reject it; the
+//! claimant may withdraw an open claim. An accepted claim ends at the desk: handed over, with
+//! the ID checked, or cancelled with a reason.
 
 use std::str::FromStr;
 
@@ -13,9 +15,14 @@ pub const MAX_MESSAGE: usize = 2_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimStatus {
     Open,
+    /// Ready for pickup: the item waits at its site for the claimant.
     Accepted,
     Rejected,
     Withdrawn,
+    /// Handed over at the desk: the item is returned.
+    Collected,
+    /// Accepted, then called off before the handover.
+    Cancelled,
 }
 
 impl ClaimStatus {
@@ -25,6 +32,8 @@ impl ClaimStatus {
             Self::Accepted => "accepted",
             Self::Rejected => "rejected",
             Self::Withdrawn => "withdrawn",
+            Self::Collected => "collected",
+            Self::Cancelled => "cancelled",
         }
     }
 }
@@ -38,6 +47,8 @@ impl FromStr for ClaimStatus {
             "accepted" => Ok(Self::Accepted),
             "rejected" => Ok(Self::Rejected),
             "withdrawn" => Ok(Self::Withdrawn),
+            "collected" => Ok(Self::Collected),
+            "cancelled" => Ok(Self::Cancelled),
             _ => Err(ValidationError::new("status", "Invalid status")),
         }
     }
@@ -95,7 +106,38 @@ pub struct Claim {
     pub decided_at: Option<i64>,
     /// Who accepted or rejected it (for a withdrawn claim, the claimant).
     pub decided_by: Option<String>,
+    /// How an accepted claim ended: its handover or its cancellation.
+    pub settled: Option<Settled>,
 }
+
+/// The end of an accepted claim, at the desk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settled {
+    /// Epoch milliseconds.
+    pub at: i64,
+    /// The staff member who handed the item over or called the pickup off.
+    pub by: String,
+    pub how: Settlement,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Settlement {
+    HandedOver(Handover),
+    Cancelled { reason: String },
+}
+
+/// What staff record when the item leaves the desk with its owner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handover {
+    /// Who collected it on the claimant's behalf; `None`: the claimant.
+    pub proxy: Option<String>,
+    /// The identity document checked ("student card", "passport ending 4821"); `None` for a
+    /// handover of the release before pickups, which recorded none.
+    pub id_checked: Option<String>,
+}
+
+/// The longest proxy's name, ID description or cancellation reason, in characters.
+pub const MAX_DESK_NOTE: usize = 200;
 
 /// Why a claim cannot be made, decided or withdrawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +154,8 @@ pub enum ClaimRefusal {
     NotOpen,
     /// Only the claimant may withdraw a claim.
     NotClaimant,
+    /// Handed over or cancelled when it is not waiting for pickup.
+    NotAccepted,
 }
 
 /// The body of `POST /api/items/:id/claims`: the message, 1–2,000 characters.
@@ -131,6 +175,28 @@ pub fn parse_decision(body: &Map<String, Value>) -> Result<bool, ValidationError
         Some(ClaimStatus::Rejected) => Ok(false),
         _ => Err(ValidationError::new("status", "Invalid status")),
     }
+}
+
+/// The body of `POST /api/claims/:cid/handover`: `{ idChecked, collectedBy? }` — the ID
+/// shown (required), and the name of whoever collects on the claimant's behalf (absent, `null`
+/// or blank: the claimant), each at most 200 characters.
+pub fn parse_handover(body: &Map<String, Value>) -> Result<Handover, ValidationError> {
+    let f = Fields(body);
+    let id_checked = f
+        .text("idChecked", MAX_DESK_NOTE)?
+        .ok_or_else(|| ValidationError::new("idChecked", "idChecked is required"))?;
+    let proxy = f.text("collectedBy", MAX_DESK_NOTE)?;
+    Ok(Handover {
+        proxy,
+        id_checked: Some(id_checked),
+    })
+}
+
+/// The body of `POST /api/claims/:cid/cancel`: `{ reason }`, 1–200 characters.
+pub fn parse_cancellation(body: &Map<String, Value>) -> Result<String, ValidationError> {
+    Fields(body)
+        .text("reason", MAX_DESK_NOTE)?
+        .ok_or_else(|| ValidationError::new("reason", "reason is required"))
 }
 
 #[cfg(test)]
@@ -185,6 +251,51 @@ mod tests {
             json!({ "status": 1 }),
         ] {
             assert_eq!(parse_decision(&object(bad)).unwrap_err().message, "Invalid status");
+        }
+    }
+
+    #[test]
+    fn a_handover_names_the_id_checked_and_who_collected() {
+        let claimant = parse_handover(&object(json!({ "idChecked": " Student card " }))).unwrap();
+        assert_eq!(
+            claimant,
+            Handover {
+                proxy: None,
+                id_checked: Some("Student card".into())
+            }
+        );
+        let proxy = parse_handover(&object(json!({ "idChecked": "Passport", "collectedBy": "Ana Ruiz" }))).unwrap();
+        assert_eq!(proxy.proxy.as_deref(), Some("Ana Ruiz"));
+        assert_eq!(
+            parse_handover(&object(json!({ "idChecked": "Passport", "collectedBy": "  " })))
+                .unwrap()
+                .proxy,
+            None
+        );
+        for bad in [
+            json!({}),
+            json!({ "idChecked": "" }),
+            json!({ "idChecked": 7 }),
+            json!({ "idChecked": "x".repeat(201) }),
+            json!({ "idChecked": "Passport", "collectedBy": 3 }),
+            json!({ "idChecked": "Passport", "collectedBy": "x".repeat(201) }),
+        ] {
+            assert!(parse_handover(&object(bad.clone())).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cancellation_gives_its_reason() {
+        assert_eq!(
+            parse_cancellation(&object(json!({ "reason": "Owner found it was not theirs" }))).unwrap(),
+            "Owner found it was not theirs"
+        );
+        for bad in [
+            json!({}),
+            json!({ "reason": " " }),
+            json!({ "reason": "x".repeat(201) }),
+        ] {
+            assert_eq!(parse_cancellation(&object(bad)).unwrap_err().field, Some("reason"));
         }
     }
 }

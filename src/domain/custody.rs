@@ -142,6 +142,8 @@ pub enum CustodyRefusal {
     /// Returned, disposed or closed already; or, for anyone but staff, a found item the
     /// office keeps (approved, with a storage place).
     CannotClose,
+    /// The claimant of an accepted claim is to collect it.
+    AwaitingPickup,
 }
 
 /// How long found items are kept before they are due for disposal, in days from their

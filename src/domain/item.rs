@@ -502,10 +502,21 @@ pub enum ItemChange<'a> {
     Updated(&'a ItemPatch),
     /// Corrected by its reporter or its site's staff.
     Edited(&'a ReportEdit),
-    /// Handed over to the claimant of an accepted claim.
+    /// Promised to the claimant of an accepted claim: ready for pickup.
+    Promised {
+        claim: ClaimId,
+        to: &'a str,
+    },
+    /// Handed over to the claimant of an accepted claim, or to `proxy` on their behalf.
     HandedOver {
         claim: ClaimId,
         to: &'a str,
+        proxy: Option<&'a str>,
+    },
+    /// The pickup of an accepted claim called off.
+    PickupCancelled {
+        claim: ClaimId,
+        reason: &'a str,
     },
     Disposed(&'a NewDisposal),
     Closed {
@@ -528,7 +539,9 @@ pub enum ItemChange<'a> {
 
 impl ItemChange<'_> {
     /// The log entry: a JSON object of the API's field names and their new values
-    /// (`null` for a cleared storage place), `{"handedOver":{"claim":3,"to":"alice"}}` or
+    /// (`null` for a cleared storage place), `{"promised":{"claim":3,"to":"alice"}}`,
+    /// `{"handedOver":{"claim":3,"to":"alice"}}` (with `collectedBy` when someone collected it
+    /// for them), `{"pickupCancelled":{"claim":3,"reason":"…"}}` or
     /// `{"disposal":{"method":"donated","note":null}}`, `{"closed":{"reason":"…"}}`,
     /// `{"sent":{"from":1,"to":2,"note":null}}`, `{"received":{"from":1,"at":2,"binId":null}}`
     /// or `{"deleted":true}`.
@@ -551,7 +564,14 @@ impl ItemChange<'_> {
                 Value::Object(entry)
             }
             Self::Edited(edit) => edit.to_json(),
-            Self::HandedOver { claim, to } => json!({ "handedOver": { "claim": claim.get(), "to": to } }),
+            Self::Promised { claim, to } => json!({ "promised": { "claim": claim.get(), "to": to } }),
+            Self::HandedOver { claim, to, proxy: None } => json!({ "handedOver": { "claim": claim.get(), "to": to } }),
+            Self::HandedOver { claim, to, proxy } => {
+                json!({ "handedOver": { "claim": claim.get(), "to": to, "collectedBy": proxy } })
+            }
+            Self::PickupCancelled { claim, reason } => {
+                json!({ "pickupCancelled": { "claim": claim.get(), "reason": reason } })
+            }
             Self::Disposed(disposal) => {
                 json!({ "disposal": { "method": disposal.method.as_str(), "note": disposal.note } })
             }
@@ -702,10 +722,21 @@ mod tests {
         let p = patch(json!({"storagePlace": "Shelf"})).unwrap();
         assert_eq!(ItemChange::Updated(&p).to_json(), r#"{"storagePlace":"Shelf"}"#);
         assert_eq!(ItemChange::Deleted.to_json(), r#"{"deleted":true}"#);
+        let claim = ClaimId::new(3).unwrap();
         let handed_over = ItemChange::HandedOver {
-            claim: ClaimId::new(3).unwrap(),
+            claim,
             to: "alice",
+            proxy: None,
         };
         assert_eq!(handed_over.to_json(), r#"{"handedOver":{"claim":3,"to":"alice"}}"#);
+        let for_her = ItemChange::HandedOver {
+            claim,
+            to: "alice",
+            proxy: Some("Bo Kim"),
+        };
+        assert_eq!(
+            for_her.to_json(),
+            r#"{"handedOver":{"claim":3,"collectedBy":"Bo Kim","to":"alice"}}"#
+        );
     }
 }

@@ -20,6 +20,7 @@ mod message;
 mod notification;
 mod photo;
 mod phrases;
+pub mod receipt;
 pub mod search;
 mod signup;
 mod site;
@@ -34,7 +35,10 @@ pub use account::{
     Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset, ProfileChange,
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
-pub use claim::{Claim, ClaimId, ClaimRefusal, ClaimStatus, parse_decision, parse_message};
+pub use claim::{
+    Claim, ClaimId, ClaimRefusal, ClaimStatus, Handover, Settled, Settlement, parse_cancellation, parse_decision,
+    parse_handover, parse_message,
+};
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
     parse_close_reason,

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ItemId, ItemStatus, Lang, Phrase, ValidationError, parse_limit};
+use super::{ItemId, ItemStatus, Lang, Phrase, Site, ValidationError, parse_limit};
 
 /// Notifications a page holds when the request does not say.
 const DEFAULT_PAGE: u32 = 50;
@@ -137,17 +137,57 @@ impl Notice {
         )
     }
 
-    /// A claim accepted: the item is the claimant's to collect, from where it is kept, at the
-    /// office (`LOSTFOUND_OFFICE`) when one is set.
-    pub fn claim_accepted(item_id: ItemId, title: &str, place: Option<&str>, office: Option<&str>) -> Self {
-        let mut phrase = Phrase::new("claim.accepted", &[("title", title)]);
-        if let Some(place) = place {
-            phrase = phrase.then("claim.accepted.place", &[("place", place)]);
+    /// A claim accepted: the item is ready for pickup at its site — where the site is, its
+    /// hours, how to reach it and what ID to bring, never the shelf it sits on. The office
+    /// (`LOSTFOUND_OFFICE`) stands in when the site says none of where, when or what to bring.
+    pub fn claim_ready(item_id: ItemId, title: &str, site: Option<&Site>, office: Option<&str>) -> Self {
+        let mut phrase = match site {
+            Some(site) => Phrase::new("claim.ready", &[("title", title), ("site", &site.name)]),
+            None => Phrase::new("claim.accepted", &[("title", title)]),
+        };
+        let lines = site.map_or([None; 4], |site| {
+            [
+                site.place.as_deref().map(|v| ("claim.ready.place", v)),
+                site.hours.as_deref().map(|v| ("claim.ready.hours", v)),
+                site.contact.as_deref().map(|v| ("claim.ready.contact", v)),
+                site.collect.as_deref().map(|v| ("claim.ready.bring", v)),
+            ]
+        });
+        let says_how = lines[0].is_some() || lines[1].is_some() || lines[3].is_some();
+        for (key, value) in lines.into_iter().flatten() {
+            phrase = phrase.then(key, &[("value", value)]);
         }
-        if let Some(office) = office {
+        if let Some(office) = office.filter(|_| !says_how) {
             phrase = phrase.then("claim.accepted.office", &[("office", office)]);
         }
         Self::new(NoticeKind::ClaimDecided, item_id, phrase)
+    }
+
+    /// The claimant collected the item (or someone for them): their receipt waits in the app.
+    pub fn claim_collected(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimDecided,
+            item_id,
+            Phrase::new("claim.collected", &[("title", title)]),
+        )
+    }
+
+    /// An accepted claim called off before the handover, and why.
+    pub fn claim_cancelled(item_id: ItemId, title: &str, reason: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimDecided,
+            item_id,
+            Phrase::new("claim.cancelled", &[("title", title), ("reason", reason)]),
+        )
+    }
+
+    /// To whoever reported a found item: it went back to its owner.
+    pub fn went_home(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ItemStatus,
+            item_id,
+            Phrase::new("found.returned", &[("title", title)]),
+        )
     }
 
     pub fn claim_refused(item_id: ItemId, title: &str) -> Self {

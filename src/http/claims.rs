@@ -1,11 +1,15 @@
 //! Claims on found items: `POST`/`GET /api/items/:id/claims`, `GET /api/claims`,
-//! `PATCH`/`DELETE /api/claims/:cid`. A claim's message is private: these answers go only to
-//! its claimant and to administrators, and nothing here logs it.
+//! `PATCH`/`DELETE /api/claims/:cid`, and the pickup of an accepted one: `POST
+//! /api/claims/:cid/handover`, `POST /api/claims/:cid/cancel`, `GET /api/claims/:cid/receipt`.
+//! A claim's message is private: these answers go only to its claimant and to staff, and
+//! nothing here logs it.
 
 use axum::{
     Json, Router,
     extract::{Path, RawQuery, State},
-    routing::{get, patch},
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+    routing::{get, patch, post},
 };
 
 use super::{
@@ -18,9 +22,9 @@ use super::{
 use crate::{
     auth::Session,
     domain::{
-        ClaimId, ClaimStatus, ItemId,
+        ClaimId, ClaimStatus, ItemId, Lang,
         access::{self, Action},
-        parse_decision, parse_message, query_record_id,
+        parse_cancellation, parse_decision, parse_handover, parse_message, query_record_id,
     },
     error::Result,
     state::AppState,
@@ -36,6 +40,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/items/{id}/claims", get(of_item).post(open))
         .route("/api/claims", get(list))
         .route("/api/claims/{cid}", patch(decide).delete(withdraw))
+        .route("/api/claims/{cid}/handover", post(hand_over))
+        .route("/api/claims/{cid}/cancel", post(cancel))
+        .route("/api/claims/{cid}/receipt", get(receipt))
 }
 
 /// Those who may read everything see every claim; anyone else only their own.
@@ -96,7 +103,7 @@ async fn of_item(
 
 /// An administrator: every claim (the queue); anyone else: their own.
 #[utoipa::path(get, path = "/api/claims", operation_id = "listClaims", tag = "claims", security(("session" = [])),
-    params(("status" = Option<String>, Query, description = "`open`, `accepted`, `rejected` or `withdrawn`"),
+    params(("status" = Option<String>, Query, description = "`open`, `accepted` (ready for pickup), `rejected`, `withdrawn`, `collected` or `cancelled`"),
         ("site" = Option<i64>, Query, minimum = 1, description = "Only claims on the items this site holds")),
     responses(
         (status = 200, description = "Newest first, at most 500", body = [ClaimJson]),
@@ -120,12 +127,12 @@ async fn list(
     Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
 }
 
-/// Accepts (hands the item over) or rejects a claim.
+/// Accepts (the item is ready for pickup at its site) or rejects a claim.
 #[utoipa::path(patch, path = "/api/claims/{cid}", operation_id = "decideClaim", tag = "claims", security(("session" = [])),
     params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
     request_body = schemas::DecisionBody,
     responses(
-        (status = 200, description = "The decided claim", body = ClaimJson),
+        (status = 200, description = "The decided claim: `accepted` (ready for pickup) or `rejected`", body = ClaimJson),
         (status = 400, description = "Invalid status", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
         (status = 409, response = schemas::AlreadyDecided), (status = 413, response = schemas::TooLarge),
     ))]
@@ -157,4 +164,86 @@ async fn withdraw(
     let cid = ClaimId::parse(&cid)?;
     let claim = state.store.withdraw_claim(cid, &session.user.id, now_ms()).await??;
     Ok(Json(ClaimJson::from(claim)))
+}
+
+/// Staff record the handover of an accepted claim's item at the desk: the ID checked, and who
+/// collected it when not the claimant. The item is returned.
+#[utoipa::path(post, path = "/api/claims/{cid}/handover", operation_id = "handOverClaim", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::HandoverBody,
+    responses(
+        (status = 200, description = "The claim, `collected`, with its `handover`", body = ClaimJson),
+        (status = 400, description = "idChecked is required, or a field too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn hand_over(
+    State(state): State<AppState>,
+    May(session, _): May<Decide>,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let handover = parse_handover(&body.fields)?;
+    let claim = crate::usecases::claims::hand_over(&state, &session.user, cid, &handover).await?;
+    Ok(Json(ClaimJson::from(claim)))
+}
+
+/// Staff call off the pickup of an accepted claim, with the reason its claimant is told; the
+/// item may be claimed again.
+#[utoipa::path(post, path = "/api/claims/{cid}/cancel", operation_id = "cancelPickup", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::ReasonBody,
+    responses(
+        (status = 200, description = "The claim, `cancelled`, with its `cancellation`", body = ClaimJson),
+        (status = 400, description = "reason is required, or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn cancel(
+    State(state): State<AppState>,
+    May(session, _): May<Decide>,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let reason = parse_cancellation(&body.fields)?;
+    let claim = crate::usecases::claims::cancel(&state, &session.user, cid, &reason).await?;
+    Ok(Json(ClaimJson::from(claim)))
+}
+
+/// The receipt of a handover, a printable page for the claimant and the item's staff: in
+/// `lang`, else the reader's language, else English.
+#[utoipa::path(get, path = "/api/claims/{cid}/receipt", operation_id = "getClaimReceipt", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id"),
+        ("lang" = Option<String>, Query, description = "`en`, `ko` or `es`")),
+    responses(
+        (status = 200, description = "The receipt, HTML", content_type = "text/html", body = String),
+        (status = 400, description = "Invalid lang, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your claim", body = schemas::ErrorBody), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "No receipt: the item is not handed over", body = schemas::ErrorBody),
+    ))]
+async fn receipt(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(cid): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response> {
+    let cid = ClaimId::parse(&cid)?;
+    let params = Params::parse(raw.as_deref(), &["lang"])?;
+    let lang = match params.get("lang").map(str::parse::<Lang>).transpose()? {
+        Some(lang) => lang,
+        None => state.store.lang(&session.user.id).await?.unwrap_or_default(),
+    };
+    let page = crate::usecases::claims::receipt(&state, &session.user, cid, lang).await?;
+    let headers = [
+        (
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        ),
+        (header::CACHE_CONTROL, HeaderValue::from_static("private, no-store")),
+        // A page of its own that runs nothing and loads nothing.
+        (
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"),
+        ),
+    ];
+    Ok((headers, page).into_response())
 }

@@ -321,6 +321,23 @@ enum DecisionSchema {
 }
 
 #[derive(ToSchema)]
+pub struct HandoverBody {
+    /// The identity document checked ("student card", "passport ending 4821").
+    #[schema(rename = "idChecked", min_length = 1, max_length = 200)]
+    id_checked: String,
+    /// Who collects on the claimant's behalf; absent, `null` or blank: the claimant.
+    #[schema(rename = "collectedBy", max_length = 200)]
+    collected_by: Option<Option<String>>,
+}
+
+#[derive(ToSchema)]
+pub struct ReasonBody {
+    /// Told to the claimant.
+    #[schema(min_length = 1, max_length = 200)]
+    reason: String,
+}
+
+#[derive(ToSchema)]
 pub struct MarkReadBody {
     #[schema(max_items = 1000)]
     ids: Vec<i64>,

@@ -9,7 +9,10 @@ use super::{
     schemas,
 };
 use crate::{
-    domain::{Account, Claim, ClaimStatus, Disposal, Finder, HoldPolicy, Item, Lang, User, matching::Why},
+    domain::{
+        Account, Claim, ClaimStatus, Disposal, Finder, Handover, HoldPolicy, Item, Lang, Settled, Settlement, User,
+        matching::Why,
+    },
     json::UserJson,
     store::{ChangeRecord, EmailState},
     time::format_ms,
@@ -43,10 +46,57 @@ pub struct ClaimJson {
     #[schema(format = DateTime)]
     decided_at: Option<String>,
     decided_by: Option<String>,
+    /// A `collected` claim: who handed the item over, when, to whom and on which ID
+    /// (extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    handover: Option<HandoverJson>,
+    /// A `cancelled` claim: who called the pickup off, when and why (extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancellation: Option<CancellationJson>,
+}
+
+/// The handover of a collected claim's item at the desk.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Handover)]
+pub struct HandoverJson {
+    #[schema(format = DateTime)]
+    at: String,
+    /// The staff member who handed it over.
+    by: String,
+    /// Who collected it on the claimant's behalf; `null`: the claimant.
+    collected_by: Option<String>,
+    /// The identity document checked; `null` for a handover recorded before pickups were.
+    id_checked: Option<String>,
+}
+
+/// A pickup called off.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Cancellation)]
+pub struct CancellationJson {
+    #[schema(format = DateTime)]
+    at: String,
+    by: String,
+    reason: String,
 }
 
 impl From<Claim> for ClaimJson {
     fn from(claim: Claim) -> Self {
+        let (mut handover, mut cancellation) = (None, None);
+        if let Some(Settled { at, by, how }) = claim.settled {
+            let at = format_ms(at);
+            match how {
+                Settlement::HandedOver(Handover { proxy, id_checked }) => {
+                    handover = Some(HandoverJson {
+                        at,
+                        by,
+                        collected_by: proxy,
+                        id_checked,
+                    });
+                }
+                Settlement::Cancelled { reason } => cancellation = Some(CancellationJson { at, by, reason }),
+            }
+        }
         Self {
             id: claim.id.get(),
             item_id: claim.item_id.get(),
@@ -56,6 +106,8 @@ impl From<Claim> for ClaimJson {
             created_at: format_ms(claim.created_at),
             decided_at: claim.decided_at.map(format_ms),
             decided_by: claim.decided_by,
+            handover,
+            cancellation,
         }
     }
 }
@@ -68,6 +120,8 @@ pub enum ClaimStatusJson {
     Accepted,
     Rejected,
     Withdrawn,
+    Collected,
+    Cancelled,
 }
 
 impl From<ClaimStatus> for ClaimStatusJson {
@@ -77,6 +131,8 @@ impl From<ClaimStatus> for ClaimStatusJson {
             ClaimStatus::Accepted => Self::Accepted,
             ClaimStatus::Rejected => Self::Rejected,
             ClaimStatus::Withdrawn => Self::Withdrawn,
+            ClaimStatus::Collected => Self::Collected,
+            ClaimStatus::Cancelled => Self::Cancelled,
         }
     }
 }

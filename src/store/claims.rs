@@ -1,4 +1,5 @@
-//! Claims on found items, and the handover that accepting one records.
+//! Claims on found items: opened, accepted (the item waits for its claimant at the desk) or
+//! rejected, and an accepted one handed over or called off.
 
 use super::{
     Store, StoreError,
@@ -7,15 +8,30 @@ use super::{
     statement::Tx,
     with_pool,
 };
-use crate::domain::{Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, ItemChange, ItemId, Notice};
+use crate::domain::{
+    Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, Handover, ItemChange, ItemId, Notice, Settled, Settlement,
+    Site,
+};
 
 macro_rules! claim_columns {
     () => {
-        "id, item_id, claimant, message, status, created_at, decided_at, decided_by"
+        "id, item_id, claimant, message, status, created_at, decided_at, decided_by, \
+         settled_at, settled_by, collected_by, id_checked, cancel_reason"
     };
 }
+/// Whether item `$1` waits for the claimant of an accepted claim: until the handover or its
+/// cancellation, it stays where it is. Read in a statement of its own after the item's row is
+/// locked: on PostgreSQL, a statement that waited for the lock reads other tables as they
+/// were when it began, and would miss an acceptance committed meanwhile.
+const AWAITING_PICKUP: &str = "SELECT EXISTS (SELECT 1 FROM claims WHERE item_id = $1 AND status = 'accepted')";
+
+/// Whether `item` waits for its claimant (see [`AWAITING_PICKUP`]); its row locked first.
+pub(super) async fn awaiting_pickup(tx: &mut impl Tx, item: ItemId) -> sqlx::Result<bool> {
+    let (awaited,): (bool,) = tx.row(AWAITING_PICKUP, &[item.get().into()]).await?;
+    Ok(awaited)
+}
 /// The item's reporter, title and whether it can be claimed (an approved found item still in
-/// custody), read with its row locked (an update that changes nothing): on PostgreSQL a
+/// custody, not promised to another claimant), read with its row locked (an update that changes nothing): on PostgreSQL a
 /// handover under way finishes first, and one that starts later sees this claim and rejects
 /// it with the others.
 const CLAIMABLE: &str = concat!(
@@ -27,7 +43,7 @@ const CLAIMABLE: &str = concat!(
 /// version): a disposal or a closing at the same time waits instead of deadlocking.
 const LOCK_CLAIMED_ITEM: &str =
     "UPDATE items SET status = status WHERE id = (SELECT item_id FROM claims WHERE id = $1)";
-const TITLE_AND_PLACE: &str = "SELECT title, storage_place FROM items WHERE id = $1";
+const TITLE: &str = "SELECT title FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
     "INSERT INTO claims (item_id, claimant, message, status, created_at) \
@@ -55,14 +71,33 @@ const LIST_CLAIMS: &str = concat!(
 /// Rejects the open claims on item `$1` but claim `$2` (0: all of them).
 const REJECT_OTHERS: &str = "UPDATE claims SET status = 'rejected', decided_at = $3, decided_by = $4 \
      WHERE item_id = $1 AND id <> $2 AND status = 'open' RETURNING claimant";
+const CLAIM: &str = concat!("SELECT ", claim_columns!(), " FROM claims WHERE id = $1");
 const CLAIMANT: &str = "SELECT claimant FROM claims WHERE id = $1";
 const CLAIMED_ITEM: &str = "SELECT item_id FROM claims WHERE id = $1";
-/// Returns the item of open claim `$1`, unless it left custody already; its id.
+/// The item of open claim `$1`, unless it left custody already: its id.
+const RESERVE: &str = concat!(
+    "SELECT id FROM items WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') AND ",
+    open_item!()
+);
+/// Returns the item of accepted claim `$1` (at `$2`, list version `$3`): its reporter, title,
+/// and whether that reporter is neither an administrator nor staff of its site (someone to
+/// thank).
 const HAND_OVER: &str = concat!(
     "UPDATE items SET returned_at = $2, version = $3 \
-     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'open') AND ",
+     WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'accepted') AND ",
     open_item!(),
-    " RETURNING id"
+    " RETURNING created_by, title, NOT EXISTS (SELECT 1 FROM users u WHERE u.id = items.created_by AND (u.is_admin \
+       OR EXISTS (SELECT 1 FROM site_staff s WHERE s.user_id = u.id AND s.site_id = items.site_id)))"
+);
+const COLLECTED: &str = concat!(
+    "UPDATE claims SET status = 'collected', settled_at = $2, settled_by = $3, collected_by = $4, id_checked = $5 \
+     WHERE id = $1 AND status = 'accepted' RETURNING ",
+    claim_columns!()
+);
+const CANCEL: &str = concat!(
+    "UPDATE claims SET status = 'cancelled', settled_at = $2, settled_by = $3, cancel_reason = $4 \
+     WHERE id = $1 AND status = 'accepted' RETURNING ",
+    claim_columns!()
 );
 
 #[derive(sqlx::FromRow)]
@@ -78,10 +113,30 @@ struct ClaimRow {
     created_at: i64,
     decided_at: Option<i64>,
     decided_by: Option<String>,
+    settled_at: Option<i64>,
+    settled_by: Option<String>,
+    collected_by: Option<String>,
+    id_checked: Option<String>,
+    cancel_reason: Option<String>,
 }
 
 impl From<ClaimRow> for Claim {
     fn from(row: ClaimRow) -> Self {
+        let how = match row.status {
+            ClaimStatus::Collected => Some(Settlement::HandedOver(Handover {
+                proxy: row.collected_by,
+                id_checked: row.id_checked,
+            })),
+            ClaimStatus::Cancelled => Some(Settlement::Cancelled {
+                reason: row.cancel_reason.unwrap_or_default(),
+            }),
+            _ => None,
+        };
+        let settled = how.zip(row.settled_at).map(|(how, at)| Settled {
+            at,
+            by: row.settled_by.unwrap_or_default(),
+            how,
+        });
         Claim {
             id: row.id,
             item_id: row.item_id,
@@ -91,8 +146,17 @@ impl From<ClaimRow> for Claim {
             created_at: row.created_at,
             decided_at: row.decided_at,
             decided_by: row.decided_by,
+            settled,
         }
     }
+}
+
+/// Where the claimant of an accepted claim collects the item: its site, or the office
+/// (`LOSTFOUND_OFFICE`) when the site says nothing of where, when or what to bring.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pickup<'a> {
+    pub site: Option<&'a Site>,
+    pub office: Option<&'a str>,
 }
 
 /// Which claims a listing asks for: every condition given must hold.
@@ -120,6 +184,7 @@ impl Store {
                 .bind(item.get())
                 .fetch_optional(&mut *pool)
                 .await?;
+            let promised = awaiting_pickup(pool, item).await?;
             let open: i64 = sqlx::query_scalar(HAS_OPEN)
                 .bind(item.get())
                 .bind(claimant)
@@ -129,6 +194,7 @@ impl Store {
                 None => Ok(Err(ClaimRefusal::NoItem)),
                 Some((reporter, _, _)) if reporter == claimant => Ok(Err(ClaimRefusal::OwnItem)),
                 Some((_, _, false)) => Ok(Err(ClaimRefusal::NotClaimable)),
+                Some(_) if promised => Ok(Err(ClaimRefusal::NotClaimable)),
                 Some(_) if open > 0 => Ok(Err(ClaimRefusal::AlreadyOpen)),
                 Some((_, title, _)) => {
                     let claim: ClaimRow = sqlx::query_as(INSERT_CLAIM)
@@ -163,6 +229,12 @@ impl Store {
         }
     }
 
+    /// Claim `id`, if there is one.
+    pub async fn claim(&self, id: ClaimId) -> Result<Option<Claim>, StoreError> {
+        let row: Option<ClaimRow> = self.read_row(CLAIM, &[id.get().into()]).await?;
+        Ok(row.map(Claim::from))
+    }
+
     /// The claims `filter` selects, newest first, at most `limit`.
     pub async fn claims(&self, filter: &ClaimFilter<'_>, limit: u32) -> Result<Vec<Claim>, StoreError> {
         let rows: Vec<ClaimRow> = with_pool!(self, read, |pool| {
@@ -178,15 +250,16 @@ impl Store {
         Ok(rows.into_iter().map(Claim::from).collect())
     }
 
-    /// Accepts or rejects an open claim. Accepting hands the item over: it is returned now,
-    /// the other open claims on it are rejected, and its change log records who handed it
-    /// to whom. An accepted claim's notice says where to collect it (`office`).
+    /// Accepts or rejects an open claim. Accepting promises the item to its claimant: the
+    /// other open claims on it are rejected, nobody else may claim it, and the claimant is
+    /// told to collect it at `site` (or at the `office`). The item stays in custody until
+    /// the handover.
     pub async fn decide_claim(
         &self,
         id: ClaimId,
         accept: bool,
         actor: &str,
-        office: Option<&str>,
+        pickup: Pickup<'_>,
         now: i64,
     ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let status = if accept {
@@ -195,25 +268,22 @@ impl Store {
             ClaimStatus::Rejected
         };
         let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
-            // Accepting returns the item first, only if it is not returned yet: on PostgreSQL
-            // that locks the item, so of two claims accepted at once only one gets it.
-            let handed_over = if accept {
+            // Accepting locks the item first and finds it still in custody: on PostgreSQL, of
+            // two claims accepted at once, the second sees itself rejected by the first.
+            let in_custody = if accept {
                 sqlx::query(LOCK_CLAIMED_ITEM)
                     .bind(id.get())
                     .execute(&mut *pool)
                     .await?;
-                let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-                let item: Option<i64> = sqlx::query_scalar(HAND_OVER)
+                let item: Option<i64> = sqlx::query_scalar(RESERVE)
                     .bind(id.get())
-                    .bind(now)
-                    .bind(version)
                     .fetch_optional(&mut *pool)
                     .await?;
                 item.is_some()
             } else {
                 true
             };
-            let decided: Option<ClaimRow> = if handed_over {
+            let decided: Option<ClaimRow> = if in_custody {
                 sqlx::query_as(DECIDE)
                     .bind(id.get())
                     .bind(status.as_str())
@@ -225,18 +295,98 @@ impl Store {
                 None
             };
             match decided {
-                None => {
-                    let owner: Option<String> = sqlx::query_scalar(CLAIMANT)
-                        .bind(id.get())
-                        .fetch_optional(&mut *pool)
-                        .await?;
-                    Ok(Err(why_untouched(owner, None)))
-                }
+                None => Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Open).await?)),
                 Some(claim) => {
-                    let notified = self.follow_decision(pool, &claim, actor, office, now).await?;
+                    let notified = self.follow_decision(pool, &claim, actor, pickup, now).await?;
                     Ok(Ok((claim, notified)))
                 }
             }
+        })?;
+        Ok(match outcome {
+            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
+            Err(refusal) => Committed::quiet(Err(refusal)),
+        })
+    }
+
+    /// Hands the item of an accepted claim over at the desk: it is returned now, its change
+    /// log records who collected it, the ID checked and who handed it over, the claimant is
+    /// told, and so is whoever reported it found, unless they work at its desk.
+    pub async fn hand_over(
+        &self,
+        id: ClaimId,
+        handover: &Handover,
+        actor: &str,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
+            pool.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
+            let (version,): (i64,) = pool.row(NEXT_VERSION, &[]).await?;
+            let returned: Vec<(String, String, bool)> = pool
+                .rows(HAND_OVER, &[id.get().into(), now.into(), version.into()])
+                .await?;
+            let Some((finder, title, thank)) = returned.into_iter().next() else {
+                return Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Accepted).await?));
+            };
+            let args = [
+                id.get().into(),
+                now.into(),
+                actor.into(),
+                handover.proxy.as_deref().into(),
+                handover.id_checked.as_deref().into(),
+            ];
+            let claim: ClaimRow = pool.row(COLLECTED, &args).await?;
+            let item = claim.item_id;
+            let change = ItemChange::HandedOver {
+                claim: claim.id,
+                to: &claim.claimant,
+                proxy: handover.proxy.as_deref(),
+            };
+            record_change(pool, item, actor, now, &change).await?;
+            let mut notified: Vec<NotificationRow> = self
+                .notify_user(pool, &claim.claimant, &Notice::claim_collected(item, &title), now)
+                .await?
+                .into_iter()
+                .collect();
+            if thank && finder != claim.claimant {
+                notified.extend(
+                    self.notify_user(pool, &finder, &Notice::went_home(item, &title), now)
+                        .await?,
+                );
+            }
+            Ok(Ok((claim, notified)))
+        })?;
+        Ok(match outcome {
+            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
+            Err(refusal) => Committed::quiet(Err(refusal)),
+        })
+    }
+
+    /// Calls off the pickup of an accepted claim, with the reason the claimant is told; the
+    /// item may be claimed again.
+    pub async fn cancel_claim(
+        &self,
+        id: ClaimId,
+        reason: &str,
+        actor: &str,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
+            pool.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
+            let args = [id.get().into(), now.into(), actor.into(), reason.into()];
+            let cancelled: Vec<ClaimRow> = pool.rows(CANCEL, &args).await?;
+            let Some(claim) = cancelled.into_iter().next() else {
+                return Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Accepted).await?));
+            };
+            let item = claim.item_id;
+            let (title,): (String,) = pool.row(TITLE, &[item.get().into()]).await?;
+            let change = ItemChange::PickupCancelled {
+                claim: claim.id,
+                reason,
+            };
+            record_change(pool, item, actor, now, &change).await?;
+            let notice = Notice::claim_cancelled(item, &title, reason);
+            let notified = self.notify_user(pool, &claim.claimant, &notice, now).await?;
+            Ok(Ok((claim, notified.into_iter().collect())))
         })?;
         Ok(match outcome {
             Ok((claim, notified)) => committed(Ok(claim.into()), notified),
@@ -260,13 +410,9 @@ impl Store {
                 .await?;
             match withdrawn {
                 Some(claim) => Ok(Ok(claim)),
-                None => {
-                    let owner: Option<String> = sqlx::query_scalar(CLAIMANT)
-                        .bind(id.get())
-                        .fetch_optional(&mut *pool)
-                        .await?;
-                    Ok(Err(why_untouched(owner, Some(claimant))))
-                }
+                None => Ok(Err(self
+                    .why_untouched(pool, id, Some(claimant), ClaimStatus::Open)
+                    .await?)),
             }
         })?;
         Ok(outcome.map(Claim::from))
@@ -274,21 +420,21 @@ impl Store {
 }
 
 impl Store {
-    /// What follows a decision on `tx`: the claimant is told, and an accepted claim's
-    /// handover rejects the item's other open claims (their claimants told too) and is
-    /// recorded in the item's change log.
+    /// What follows a decision on `tx`: the claimant is told, and an accepted claim rejects
+    /// the item's other open claims (their claimants told too) and is recorded in the item's
+    /// change log.
     async fn follow_decision(
         &self,
         tx: &mut impl Tx,
         claim: &ClaimRow,
         actor: &str,
-        office: Option<&str>,
+        pickup: Pickup<'_>,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
         let (item, accepted) = (claim.item_id, claim.status == ClaimStatus::Accepted);
-        let (title, place): (String, Option<String>) = tx.row(TITLE_AND_PLACE, &[item.get().into()]).await?;
+        let (title,): (String,) = tx.row(TITLE, &[item.get().into()]).await?;
         let decided = if accepted {
-            Notice::claim_accepted(item, &title, place.as_deref(), office)
+            Notice::claim_ready(item, &title, pickup.site, pickup.office)
         } else {
             Notice::claim_refused(item, &title)
         };
@@ -302,13 +448,31 @@ impl Store {
                 .reject_open_claims(tx, item, &title, Some(claim.id), actor, now)
                 .await?;
             notified.extend(refused);
-            let change = ItemChange::HandedOver {
+            let change = ItemChange::Promised {
                 claim: claim.id,
                 to: &claim.claimant,
             };
             record_change(tx, item, actor, now, &change).await?;
         }
         Ok(notified)
+    }
+
+    /// Why an update of claim `id`, which needed it `expected`, touched nothing: no such
+    /// claim; someone else's, when only `claimant` may change it; otherwise not in that state.
+    async fn why_untouched(
+        &self,
+        tx: &mut impl Tx,
+        id: ClaimId,
+        claimant: Option<&str>,
+        expected: ClaimStatus,
+    ) -> sqlx::Result<ClaimRefusal> {
+        let owner: Vec<(String,)> = tx.rows(CLAIMANT, &[id.get().into()]).await?;
+        Ok(match owner.into_iter().next() {
+            None => ClaimRefusal::NoClaim,
+            Some((owner,)) if claimant.is_some_and(|claimant| claimant != owner) => ClaimRefusal::NotClaimant,
+            Some(_) if expected == ClaimStatus::Accepted => ClaimRefusal::NotAccepted,
+            Some(_) => ClaimRefusal::NotOpen,
+        })
     }
 }
 
@@ -333,15 +497,5 @@ impl Store {
             notified.extend(self.notify_user(tx, claimant, &refused, now).await?);
         }
         Ok(notified)
-    }
-}
-
-/// Why an update of an open claim touched nothing, from the claim's owner (`None`: no such
-/// claim): someone else's, when only `claimant` may change it; otherwise not open any more.
-fn why_untouched(owner: Option<String>, claimant: Option<&str>) -> ClaimRefusal {
-    match owner {
-        None => ClaimRefusal::NoClaim,
-        Some(owner) if claimant.is_some_and(|claimant| claimant != owner) => ClaimRefusal::NotClaimant,
-        Some(_) => ClaimRefusal::NotOpen,
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{
     Store, StoreError,
+    claims::awaiting_pickup,
     items::{ItemRow, NEXT_VERSION, item_columns, open_item, record_change},
     notifications::{NotificationRow, committed},
     statement::{Arg, Tx},
@@ -76,7 +77,10 @@ impl Store {
             let Some((reporter, title, found, open, kept)) = state.into_iter().next() else {
                 return Ok(Err(CustodyRefusal::NoItem));
             };
+            let awaited = awaiting_pickup(pool, id).await?;
             let refusal = match leaving {
+                // Its claimant was told to come for it: the pickup is called off first.
+                _ if awaited => Some(CustodyRefusal::AwaitingPickup),
                 Leaving::Disposed(_) if !found || !open => Some(CustodyRefusal::CannotDispose),
                 Leaving::Closed { staff, .. } if !staff && actor != reporter => Some(CustodyRefusal::NotReporter),
                 // What the office keeps leaves its shelf through staff only.

@@ -47,7 +47,7 @@ use sqlx::{
 use self::writer::Writer;
 pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use bins::BinRefusal;
-pub use claims::ClaimFilter;
+pub use claims::{ClaimFilter, Pickup};
 pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};
 pub use items::{ChangeRecord, Thumbnail};

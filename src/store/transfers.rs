@@ -4,6 +4,7 @@
 
 use super::{
     Store, StoreError,
+    claims::awaiting_pickup,
     derived::place_words,
     items::{ItemRow, NEXT_VERSION, item_columns, open_item, record_change},
     statement::{Arg, Tx},
@@ -23,6 +24,8 @@ pub enum TransferRefusal {
     SameSite,
     /// It is not (or no longer) on its way to the site receiving it.
     NotInTransitHere,
+    /// The claimant of an accepted claim is to collect it where it is.
+    AwaitingPickup,
 }
 
 /// The item's site, whether it travels, is at `$2` and may travel (an approved found item,
@@ -79,6 +82,8 @@ impl Store {
                 Some(TransferRefusal::SameSite)
             } else if !held {
                 Some(TransferRefusal::NotHeld)
+            } else if awaiting_pickup(pool, id).await? {
+                Some(TransferRefusal::AwaitingPickup)
             } else {
                 None
             };

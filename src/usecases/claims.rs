@@ -1,34 +1,112 @@
-//! Claims, decided by the staff of the claimed item's site.
+//! Claims, decided by the staff of the claimed item's site, and the pickup that follows an
+//! accepted one: the handover at the desk, or its cancellation.
 
 use super::{IN_TRANSIT, check_at};
 use crate::{
-    domain::{Claim, ClaimId, ClaimRefusal, ClaimStatus, ItemKind, User, access::Action, matching},
+    domain::{
+        Claim, ClaimId, ClaimRefusal, Handover, Item, ItemKind, Lang, Settled, Settlement, User, access::Action,
+        matching, receipt::Receipt,
+    },
     error::{AppError, Result},
     meaning,
     state::AppState,
-    time::now_ms,
+    store::Pickup,
+    time::{format_minute, now_ms},
 };
 
-/// Accepts (hands the item over) or rejects a claim on an item of the decider's site. An item
-/// on its way to another site is handed over there, once received.
+/// Accepts (the item waits at its site for the claimant, who is told where, when and what
+/// to bring) or rejects a claim on an item of the decider's site. An item on its way to
+/// another site is promised there, once received.
 pub async fn decide(state: &AppState, user: &User, id: ClaimId, accept: bool) -> Result<Claim> {
-    let item = state.store.claimed_item(id).await?.ok_or(ClaimRefusal::NoClaim)?;
-    check_at(user, Action::Decide, item.site_id)?;
+    let item = staffs_item(state, user, id).await?;
     if accept && item.transit_to.is_some() {
         return Err(AppError::Conflict(IN_TRANSIT));
     }
+    let site = match item.site_id {
+        Some(site) => state.store.site(site).await?,
+        None => None,
+    };
+    let pickup = Pickup {
+        site: site.as_ref(),
+        office: state.config.office.as_deref(),
+    };
+    let decided = state.store.decide_claim(id, accept, &user.id, pickup, now_ms()).await?;
+    Ok(state.events.publish(decided)?)
+}
+
+/// Records the handover of an accepted claim's item at the desk: it is returned, and the
+/// claimant's lost reports it settles are closed.
+pub async fn hand_over(state: &AppState, user: &User, id: ClaimId, handover: &Handover) -> Result<Claim> {
+    staffs_item(state, user, id).await?;
     let now = now_ms();
-    let office = state.config.office.as_deref();
     let claim = state
         .events
-        .publish(state.store.decide_claim(id, accept, &user.id, office, now).await?)?;
-    if claim.status == ClaimStatus::Accepted
-        && let Err(err) = close_settled_reports(state, &claim, &user.id, now).await
-    {
+        .publish(state.store.hand_over(id, handover, &user.id, now).await?)?;
+    if let Err(err) = close_settled_reports(state, &claim, &user.id, now).await {
         // The handover stands; only the owner's lost reports stay open.
         tracing::warn!(error = %err, claim = %claim.id.get(), "the lost reports a handover settled were not closed");
     }
     Ok(claim)
+}
+
+/// Calls off the pickup of an accepted claim, telling the claimant why.
+pub async fn cancel(state: &AppState, user: &User, id: ClaimId, reason: &str) -> Result<Claim> {
+    staffs_item(state, user, id).await?;
+    let cancelled = state.store.cancel_claim(id, reason, &user.id, now_ms()).await?;
+    Ok(state.events.publish(cancelled)?)
+}
+
+/// The receipt of collected claim `id`, for its claimant or the staff of its item's site, in
+/// `lang`.
+pub async fn receipt(state: &AppState, user: &User, id: ClaimId, lang: Lang) -> Result<String> {
+    let claim = state.store.claim(id).await?.ok_or(ClaimRefusal::NoClaim)?;
+    let item = state.store.item(claim.item_id).await?.ok_or(ClaimRefusal::NoClaim)?;
+    if claim.claimant != user.id {
+        check_at(user, Action::Decide, item.site_id).map_err(|_| ClaimRefusal::NotClaimant)?;
+    }
+    let Some(Settled {
+        at,
+        by,
+        how: Settlement::HandedOver(handover),
+    }) = &claim.settled
+    else {
+        return Err(AppError::Conflict(NOT_HANDED_OVER));
+    };
+    let name_of = async |id: &str| -> Result<String> {
+        Ok(state
+            .store
+            .user(id)
+            .await?
+            .map_or_else(|| id.to_owned(), |user| user.name))
+    };
+    let (owner, staff) = (name_of(&claim.claimant).await?, name_of(by).await?);
+    let site = match item.site_id {
+        Some(site) => state.store.site(site).await?.map(|site| site.name),
+        None => None,
+    };
+    let at = format_minute(*at);
+    let receipt = Receipt {
+        claim: id.get(),
+        item: item.id.get(),
+        title: &item.title,
+        site: site.as_deref(),
+        owner: (&owner, &claim.claimant),
+        proxy: handover.proxy.as_deref(),
+        id_checked: handover.id_checked.as_deref(),
+        staff: (&staff, by),
+        at: &at,
+    };
+    Ok(receipt.html(lang))
+}
+
+/// A receipt is written once the item is handed over.
+const NOT_HANDED_OVER: &str = "No receipt: the item is not handed over";
+
+/// The item claim `id` is on, when `user` may decide for its site.
+async fn staffs_item(state: &AppState, user: &User, id: ClaimId) -> Result<Item> {
+    let item = state.store.claimed_item(id).await?.ok_or(ClaimRefusal::NoClaim)?;
+    check_at(user, Action::Decide, item.site_id)?;
+    Ok(item)
 }
 
 /// After a handover: closes the claimant's open lost reports likely the item they collected,

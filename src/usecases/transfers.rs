@@ -3,7 +3,7 @@
 use super::{IN_TRANSIT, check_at, reports::bin_of};
 use crate::{
     domain::{Item, ItemId, ItemNotFound, User, ValidationError, access, access::Action},
-    error::{AppError, Result},
+    error::{AWAITING_PICKUP, AppError, Result},
     state::AppState,
     store::TransferRefusal,
     time::now_ms,
@@ -54,5 +54,6 @@ fn refused(refusal: TransferRefusal) -> AppError {
         TransferRefusal::InTransit => AppError::Conflict(IN_TRANSIT),
         TransferRefusal::SameSite => ValidationError::new("to", "The item is at that site already").into(),
         TransferRefusal::NotInTransitHere => AppError::Conflict(NOT_COMING_HERE),
+        TransferRefusal::AwaitingPickup => AppError::Conflict(AWAITING_PICKUP),
     }
 }

@@ -1,5 +1,5 @@
 //! Claims on found items: who may open, see, decide and withdraw one, the exact answers and
-//! texts, the handover that accepting records, and the privacy of the message.
+//! texts, and the privacy of the message. What follows an acceptance is in `pickup.rs`.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -34,7 +34,7 @@ fn ids(claims: &Value) -> Vec<i64> {
 }
 
 #[tokio::test]
-async fn a_claim_is_opened_seen_by_its_claimant_and_staff_only_and_accepted_as_a_handover() {
+async fn a_claim_is_opened_seen_by_its_claimant_and_staff_only_and_accepted_for_pickup() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
     let finder = app.logged_in("finder", false).await;
@@ -125,15 +125,15 @@ async fn a_claim_is_opened_seen_by_its_claimant_and_staff_only_and_accepted_as_a
         "Claim already decided",
     );
 
-    // The other open claim is rejected; the item is returned; the handover is recorded.
+    // The other open claim is rejected; the item waits for its claimant, promised to them.
     let (_, theirs_now) = other.get("/api/claims").await;
     assert_eq!(theirs_now[0]["status"], "rejected");
     assert_eq!(theirs_now[0]["decidedBy"], "office");
-    let (_, returned) = app
+    let (_, waiting) = app
         .client()
         .get(&format!("/api/items/{item}?fields=id,returnedAt"))
         .await;
-    assert!(returned["returnedAt"].is_string(), "{returned}");
+    assert_eq!(waiting["returnedAt"], Value::Null, "{waiting}");
     let log = app
         .db
         .sql(&format!(
@@ -142,9 +142,9 @@ async fn a_claim_is_opened_seen_by_its_claimant_and_staff_only_and_accepted_as_a
         .await;
     assert_eq!(
         log.last().unwrap(),
-        &format!(r#"office {{"handedOver":{{"claim":{},"to":"owner"}}}}"#, mine["id"])
+        &format!(r#"office {{"promised":{{"claim":{},"to":"owner"}}}}"#, mine["id"])
     );
-    // A returned item cannot be claimed any more.
+    // An item promised to someone cannot be claimed by another.
     assert_error(
         &claim(&other, item, "Still mine").await,
         StatusCode::BAD_REQUEST,
@@ -312,11 +312,11 @@ async fn at_once_one_claim_opens_and_one_acceptance_wins() {
     assert_eq!(accepted.len(), 1, "{accepted:?}");
 }
 
-/// A claim opened while its item is handed over is refused, or rejected with the other open
-/// claims: never left open on a returned item. The race exists on PostgreSQL, where the two
+/// A claim opened while another on its item is accepted is refused, or rejected with the
+/// other open claims: never left open on a promised item. The race exists on PostgreSQL, where the two
 /// run side by side (the item's row lock settles it); on SQLite writes take turns.
 #[tokio::test]
-async fn a_claim_opened_during_a_handover_is_never_left_open() {
+async fn a_claim_opened_during_an_acceptance_is_never_left_open() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
     let finder = app.logged_in("finder", false).await;
@@ -340,12 +340,13 @@ async fn a_claim_opened_during_a_handover_is_never_left_open() {
                 "SELECT CAST(COUNT(*) AS TEXT) FROM claims WHERE item_id = {item} AND status = 'open'"
             ))
             .await;
-        assert_eq!(open, ["0"], "trial {trial}: a claim left open on a returned item");
+        assert_eq!(open, ["0"], "trial {trial}: a claim left open on a promised item");
     }
 }
 
-/// With `LOSTFOUND_OFFICE` set, an accepted claim says where the item is kept and where and
-/// how to collect it; the web app reads the office from `/api/config`.
+/// With `LOSTFOUND_OFFICE` set, the first desk takes it as what to bring, and an accepted
+/// claim tells it — never the shelf the item is kept on; the web app reads the office from
+/// `/api/config`.
 #[tokio::test]
 async fn an_accepted_claim_says_where_to_collect_the_item() {
     let office = "Student Union, room 12, Mon–Fri 9–17; bring your student card";
@@ -371,7 +372,7 @@ async fn an_accepted_claim_says_where_to_collect_the_item() {
     assert_eq!(
         told[0]["text"],
         format!(
-            "Your claim on “Grey backpack” is accepted: the item is yours to collect. It is kept at: Shelf B4. Collect it at: {office}"
+            "Your claim on “Grey backpack” is accepted: it is ready for pickup at Lost and found office. Bring: {office}."
         )
     );
 }

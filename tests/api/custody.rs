@@ -499,6 +499,14 @@ async fn a_handover_closes_the_owners_matching_lost_report() {
     assert_eq!(status, StatusCode::OK);
     let closed_at =
         async |item: &Value| owner.get(&format!("{}?fields=closedAt", item_path(item))).await.1["closedAt"].clone();
+    assert_eq!(closed_at(&lost).await, Value::Null, "open until the owner has it");
+    let (status, _) = admin
+        .post(
+            &format!("/api/claims/{}/handover", claim["id"]),
+            json!({ "idChecked": "Student card" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
     assert!(closed_at(&lost).await.is_string());
     assert_eq!(closed_at(&unrelated).await, Value::Null);
     let (_, history) = admin.get(&format!("{}/history", item_path(&lost))).await;
@@ -557,6 +565,12 @@ async fn statistics_count_a_known_set_of_reports() {
         .await;
     admin
         .patch(&format!("/api/claims/{}", claim["id"]), json!({ "status": "accepted" }))
+        .await;
+    admin
+        .post(
+            &format!("/api/claims/{}/handover", claim["id"]),
+            json!({ "idChecked": "Passport" }),
+        )
         .await;
     app.db
         .sql(&format!(

@@ -31,6 +31,7 @@ mod oidc;
 mod openapi;
 mod persistence;
 mod photos;
+mod pickup;
 mod process;
 mod raw_sio;
 mod realtime;

@@ -211,7 +211,7 @@ async fn claims_and_matches_tell_the_right_people() {
         .await;
     assert_eq!(
         notifications(&alice).await[0]["text"],
-        "Your claim on “Scarf, red” is accepted: the item is yours to collect."
+        "Your claim on “Scarf, red” is accepted: it is ready for pickup at Lost and found office."
     );
     assert_eq!(
         notifications(&bob).await[0]["text"],

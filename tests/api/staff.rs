@@ -140,6 +140,15 @@ async fn staff_act_on_their_own_sites_items_only() {
     assert_eq!(bob.get("/api/claims").await.1[0]["status"], "open");
     let (status, decided) = gym.patch(&decide, json!({ "status": "accepted" })).await;
     assert_eq!((status, &decided["status"]), (StatusCode::OK, &json!("accepted")));
+    // And handed over there.
+    let handover = json!({ "idChecked": "Student card" });
+    assert_error(
+        &lib.post(&format!("{decide}/handover"), handover.clone()).await,
+        StatusCode::FORBIDDEN,
+        OTHER_SITE,
+    );
+    let (status, collected) = gym.post(&format!("{decide}/handover"), handover).await;
+    assert_eq!((status, &collected["status"]), (StatusCode::OK, &json!("collected")));
 
     // Staff take in at their own desks: near the sports centre, the library's staff log it
     // at the library; another site named is refused, an unknown one is bad input.

@@ -1,0 +1,412 @@
+//! From claim to hands: an accepted claim's item waits at its desk, whose details the
+//! claimant is told (never the shelf); staff hand it over with the ID checked, or call the
+//! pickup off with a reason; the receipt; what waits for a claimant stays where it is.
+
+use reqwest::{StatusCode, header};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// An approved found item reported by `finder` and shelved; its id.
+async fn shelved_item(admin: &TestClient, finder: &TestClient, title: &str) -> i64 {
+    let item = finder
+        .create_item(json!({ "title": title, "kind": "found", "lat": 51.5, "lng": -0.12 }))
+        .await;
+    let patch = json!({ "status": "approved", "storagePlace": "Safe, drawer 2" });
+    let (status, _) = admin.patch(&item_path(&item), patch).await;
+    assert_eq!(status, StatusCode::OK);
+    item["id"].as_i64().unwrap()
+}
+
+/// `claimant`'s claim on `item`, accepted by `admin`: its path.
+async fn accepted_claim(admin: &TestClient, claimant: &TestClient, item: i64) -> String {
+    let (status, claim) = claimant
+        .post(
+            &format!("/api/items/{item}/claims"),
+            json!({ "message": "Mine: a keyring inside" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{claim}");
+    let path = format!("/api/claims/{}", claim["id"]);
+    let (status, accepted) = admin.patch(&path, json!({ "status": "accepted" })).await;
+    assert_eq!(
+        (status, &accepted["status"]),
+        (StatusCode::OK, &json!("accepted")),
+        "{accepted}"
+    );
+    path
+}
+
+async fn returned_at(app: &TestApp, item: i64) -> Value {
+    app.client()
+        .get(&format!("/api/items/{item}?fields=returnedAt"))
+        .await
+        .1["returnedAt"]
+        .clone()
+}
+
+async fn last_change(app: &TestApp, item: i64) -> String {
+    let log = app
+        .db
+        .sql(&format!(
+            "SELECT changed_by || ' ' || change FROM item_changes WHERE item_id = {item} ORDER BY id"
+        ))
+        .await;
+    log.last().unwrap().clone()
+}
+
+async fn texts(client: &TestClient) -> Vec<String> {
+    let (_, list) = client.get("/api/notifications").await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn accepted_it_waits_at_the_desk_then_is_handed_over_on_an_id_check() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let other = app.logged_in("other", false).await;
+    let desk = json!({ "name": "Main desk", "place": "Student Union, room 12", "hours": "Mon–Fri 9–17",
+        "contact": "lost@example.edu", "collect": "Your student card" });
+    assert_eq!(admin.patch("/api/sites/1", desk).await.0, StatusCode::OK);
+    let item = shelved_item(&admin, &finder, "Grey backpack").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+
+    // Ready for pickup: told where, when and what to bring — the desk, never the shelf.
+    assert_eq!(
+        texts(&owner).await[0],
+        "Your claim on “Grey backpack” is accepted: it is ready for pickup at Main desk. Where: Student Union, \
+         room 12. Open: Mon–Fri 9–17. Contact: lost@example.edu. Bring: Your student card."
+    );
+    assert_eq!(
+        returned_at(&app, item).await,
+        Value::Null,
+        "not returned before anyone came"
+    );
+    assert_eq!(
+        last_change(&app, item).await,
+        format!(r#"office {{"promised":{{"claim":{},"to":"owner"}}}}"#, &claim[12..])
+    );
+    assert_error(
+        &other
+            .post(&format!("/api/items/{item}/claims"), json!({ "message": "Mine" }))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "Item cannot be claimed",
+    );
+    let (_, stats) = admin.get("/api/stats").await;
+    assert_eq!(stats["returned"], 0, "{stats}");
+
+    // The handover: staff only, the ID required.
+    let handover = format!("{claim}/handover");
+    assert_error(
+        &owner.post(&handover, json!({ "idChecked": "Student card" })).await,
+        StatusCode::FORBIDDEN,
+        "Admin privileges required",
+    );
+    for bad in [
+        json!({}),
+        json!({ "idChecked": " " }),
+        json!({ "idChecked": "x".repeat(201) }),
+        json!({ "idChecked": "Passport", "collectedBy": 3 }),
+    ] {
+        let answer = admin.post(&handover, bad.clone()).await;
+        assert_eq!(answer.0, StatusCode::BAD_REQUEST, "{bad}: {}", answer.1);
+    }
+    assert_eq!(
+        returned_at(&app, item).await,
+        Value::Null,
+        "a refused handover changes nothing"
+    );
+    let (status, collected) = admin
+        .post(
+            &handover,
+            json!({ "idChecked": "Student card 2024-118", "collectedBy": "Ana Ruiz" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{collected}");
+    assert_eq!(collected["status"], "collected");
+    assert_eq!(collected["handover"]["by"], "office");
+    assert_eq!(collected["handover"]["idChecked"], "Student card 2024-118");
+    assert_eq!(collected["handover"]["collectedBy"], "Ana Ruiz");
+    assert!(collected["handover"]["at"].is_string());
+    assert!(returned_at(&app, item).await.is_string());
+    assert_eq!(
+        last_change(&app, item).await,
+        format!(
+            r#"office {{"handedOver":{{"claim":{},"collectedBy":"Ana Ruiz","to":"owner"}}}}"#,
+            &claim[12..]
+        )
+    );
+    assert_eq!(
+        texts(&owner).await[0],
+        "“Grey backpack” was handed over. Your receipt is in My reports."
+    );
+    assert_eq!(
+        texts(&finder).await[0],
+        "“Grey backpack”, which you reported found, went back to its owner. Thank you!"
+    );
+    assert_eq!(admin.get("/api/stats").await.1["returned"], 1);
+    assert_error(
+        &admin.post(&handover, json!({ "idChecked": "Passport" })).await,
+        StatusCode::CONFLICT,
+        "Claim is not waiting for pickup",
+    );
+    assert_error(
+        &admin
+            .post(&format!("{claim}/cancel"), json!({ "reason": "Too late" }))
+            .await,
+        StatusCode::CONFLICT,
+        "Claim is not waiting for pickup",
+    );
+}
+
+#[tokio::test]
+async fn only_an_accepted_claim_is_handed_over_or_cancelled() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let item = shelved_item(&admin, &finder, "Blue umbrella").await;
+    let (_, open) = owner
+        .post(&format!("/api/items/{item}/claims"), json!({ "message": "Mine" }))
+        .await;
+    let open = format!("/api/claims/{}", open["id"]);
+    assert_error(
+        &admin
+            .post(&format!("{open}/handover"), json!({ "idChecked": "Passport" }))
+            .await,
+        StatusCode::CONFLICT,
+        "Claim is not waiting for pickup",
+    );
+    assert_error(
+        &admin.post(&format!("{open}/cancel"), json!({ "reason": "No" })).await,
+        StatusCode::CONFLICT,
+        "Claim is not waiting for pickup",
+    );
+    for path in ["/api/claims/999/handover", "/api/claims/abc/handover"] {
+        assert_error(
+            &admin.post(path, json!({ "idChecked": "Passport" })).await,
+            StatusCode::NOT_FOUND,
+            "Claim not found",
+        );
+    }
+    assert_error(
+        &app.client()
+            .post(&format!("{open}/cancel"), json!({ "reason": "No" }))
+            .await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_eq!(returned_at(&app, item).await, Value::Null);
+}
+
+#[tokio::test]
+async fn a_pickup_called_off_tells_the_claimant_why_and_frees_the_item() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let other = app.logged_in("other", false).await;
+    let item = shelved_item(&admin, &finder, "Black wallet").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+    let cancel = format!("{claim}/cancel");
+    for bad in [json!({}), json!({ "reason": "" }), json!({ "reason": "x".repeat(201) })] {
+        let answer = admin.post(&cancel, bad.clone()).await;
+        assert_eq!(answer.0, StatusCode::BAD_REQUEST, "{bad}: {}", answer.1);
+    }
+    let reason = "The card inside names someone else";
+    let (status, cancelled) = admin.post(&cancel, json!({ "reason": reason })).await;
+    assert_eq!(status, StatusCode::OK, "{cancelled}");
+    assert_eq!(cancelled["status"], "cancelled");
+    assert_eq!(cancelled["cancellation"]["reason"], reason);
+    assert_eq!(cancelled["cancellation"]["by"], "office");
+    assert_eq!(
+        texts(&owner).await[0],
+        format!("The pickup of “Black wallet” was called off: {reason}")
+    );
+    assert_eq!(
+        last_change(&app, item).await,
+        format!(
+            r#"office {{"pickupCancelled":{{"claim":{},"reason":"{reason}"}}}}"#,
+            &claim[12..]
+        )
+    );
+    assert_eq!(returned_at(&app, item).await, Value::Null);
+    // Claimable again, by someone else.
+    accepted_claim(&admin, &other, item).await;
+}
+
+#[tokio::test]
+async fn what_waits_for_its_claimant_is_neither_disposed_of_closed_nor_sent_away() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let (status, _) = admin.post("/api/sites", json!({ "name": "Sports centre" })).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let item = shelved_item(&admin, &finder, "Red scarf").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+    const WAITING: &str = "Item is awaiting pickup: cancel the pickup first";
+    assert_error(
+        &admin
+            .post(&format!("/api/items/{item}/disposal"), json!({ "method": "donated" }))
+            .await,
+        StatusCode::CONFLICT,
+        WAITING,
+    );
+    assert_error(
+        &admin.post(&format!("/api/items/{item}/close"), json!({})).await,
+        StatusCode::CONFLICT,
+        WAITING,
+    );
+    assert_error(
+        &admin
+            .post(&format!("/api/items/{item}/transfer"), json!({ "to": 2 }))
+            .await,
+        StatusCode::CONFLICT,
+        WAITING,
+    );
+    let (_, now) = app
+        .client()
+        .get(&format!("/api/items/{item}?fields=disposedAt,closedAt,transitTo"))
+        .await;
+    assert_eq!(now, json!({ "disposedAt": null, "closedAt": null, "transitTo": null }));
+    admin
+        .post(&format!("{claim}/cancel"), json!({ "reason": "Never came" }))
+        .await;
+    let (status, _) = admin
+        .post(&format!("/api/items/{item}/disposal"), json!({ "method": "donated" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_receipt_is_the_claimants_and_the_desks_and_names_who_what_and_when() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let other = app.logged_in("other", false).await;
+    let item = shelved_item(&admin, &finder, "<b>Keys</b> & fob").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+    let receipt = format!("{claim}/receipt");
+    assert_error(
+        &owner.get(&receipt).await,
+        StatusCode::CONFLICT,
+        "No receipt: the item is not handed over",
+    );
+    admin
+        .post(
+            &format!("{claim}/handover"),
+            json!({ "idChecked": "Passport ending 4821" }),
+        )
+        .await;
+
+    for reader in [&owner, &admin] {
+        let (status, headers, page) = reader.send_raw(reader.request(reqwest::Method::GET, &receipt)).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        assert!(
+            headers[header::CONTENT_SECURITY_POLICY]
+                .to_str()
+                .unwrap()
+                .starts_with("default-src 'none'")
+        );
+        for part in [
+            &format!("#{item} — &lt;b&gt;Keys&lt;/b&gt; &amp; fob"),
+            "owner (owner)",
+            "Passport ending 4821",
+            "office (office)",
+            "Lost and found office",
+            "Signature of the person collecting",
+        ] {
+            assert!(page.contains(part), "{part} in {page}");
+        }
+        assert!(!page.contains("<b>Keys"), "user text is never markup");
+        assert!(!page.contains("Safe, drawer 2"), "the shelf is not on it");
+    }
+    let (_, _, korean) = owner
+        .send_raw(owner.request(reqwest::Method::GET, &format!("{receipt}?lang=ko")))
+        .await;
+    assert!(
+        korean.contains("<html lang=\"ko\">") && korean.contains("확인한 신분증"),
+        "{korean}"
+    );
+    assert_error(
+        &owner.get(&format!("{receipt}?lang=xx")).await,
+        StatusCode::BAD_REQUEST,
+        "Invalid lang",
+    );
+    assert_error(&other.get(&receipt).await, StatusCode::FORBIDDEN, "Not your claim");
+    assert_error(
+        &app.client().get(&receipt).await,
+        StatusCode::UNAUTHORIZED,
+        "Login required",
+    );
+    assert_error(
+        &owner.get("/api/claims/999/receipt").await,
+        StatusCode::NOT_FOUND,
+        "Claim not found",
+    );
+}
+
+/// What the release before pickups accepted was handed over at once: after the upgrade it is
+/// `collected`, by whom and when it was accepted, with no ID recorded, and has its receipt.
+#[tokio::test]
+async fn an_earlier_releases_accepted_claim_becomes_a_handover() {
+    let mut app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let item = shelved_item(&admin, &finder, "Green scarf").await;
+    let (_, claim) = owner
+        .post(&format!("/api/items/{item}/claims"), json!({ "message": "Mine" }))
+        .await;
+    let at = 1_700_000_000_000_i64;
+    app.stop().await;
+    // As that release left it: accepted and returned at once, no migration 21.
+    let undo: &[&str] = if on_postgres() {
+        &[
+            "DROP INDEX claims_accepted_once",
+            "ALTER TABLE claims DROP COLUMN settled_at, DROP COLUMN settled_by, DROP COLUMN collected_by, \
+             DROP COLUMN id_checked, DROP COLUMN cancel_reason, DROP CONSTRAINT claims_status_check",
+            "ALTER TABLE claims ADD CONSTRAINT claims_status_check \
+             CHECK (status IN ('open', 'accepted', 'rejected', 'withdrawn'))",
+        ]
+    } else {
+        &["DROP INDEX claims_accepted_once"]
+    };
+    for statement in undo {
+        app.db.sql(statement).await;
+    }
+    for statement in [
+        format!("UPDATE claims SET status = 'accepted', decided_at = {at}, decided_by = 'office'"),
+        format!("UPDATE items SET returned_at = {at} WHERE id = {item}"),
+        "DELETE FROM _sqlx_migrations WHERE version = 21".to_owned(),
+    ] {
+        app.db.sql(&statement).await;
+    }
+    let app = app.restart().await;
+    let owner = owner.at(&app);
+    let (_, claims) = owner.get("/api/claims").await;
+    assert_eq!(claims[0]["status"], "collected", "{claims}");
+    assert_eq!(
+        claims[0]["handover"],
+        json!({ "at": "2023-11-14T22:13:20.000Z", "by": "office", "collectedBy": null, "idChecked": null })
+    );
+    let receipt = format!("/api/claims/{}/receipt", claim["id"]);
+    let (status, _, page) = owner.send_raw(owner.request(reqwest::Method::GET, &receipt)).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("2023-11-14 22:13 UTC") && !page.contains("Identity document"),
+        "{page}"
+    );
+    // One claim may wait for pickup per item from now on.
+    assert_eq!(app.db.count("claims WHERE status = 'accepted'").await, 0);
+}
