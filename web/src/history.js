@@ -18,7 +18,12 @@ const WORDS = {
   deleted: (value) => value === true && t("history.deleted"),
   created: () => t("history.reported"),
   handedOver: (value) =>
-    value?.to && (value.claim ? t("history.handedOverClaim", { to: value.to, claim: value.claim }) : t("history.handedOver", { to: value.to })),
+    value?.to &&
+    (value.collectedBy
+      ? t("history.handedOverProxy", { to: value.to, claim: value.claim, name: value.collectedBy })
+      : value.claim ? t("history.handedOverClaim", { to: value.to, claim: value.claim }) : t("history.handedOver", { to: value.to })),
+  promised: (value) => value?.to && t("history.promised", { to: value.to, claim: value.claim }),
+  pickupCancelled: (value) => value?.reason && t("history.pickupCancelled", { claim: value.claim, reason: value.reason }),
   disposal: (value) =>
     value?.method &&
     (value.note

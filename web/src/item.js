@@ -21,6 +21,7 @@ import { MATCHES_CHANGED, fetchMatches, likelyBadge, suggestion, whyWords } from
 import { itemCircle, itemPin } from "./markers.js";
 import { appendMessage, sendMessage, showHistory } from "./messages.js";
 import { fillNick } from "./nick.js";
+import { receiptLink } from "./pickup.js";
 import { moveToBin, receiveHere, sendToDesk } from "./shelving.js";
 import { socket } from "./socket.js";
 
@@ -37,6 +38,8 @@ const CLAIM_WORDS = {
   get accepted() { return t("item.claim.accepted"); },
   get rejected() { return t("item.claim.rejected"); },
   get withdrawn() { return t("item.claim.withdrawn"); },
+  get collected() { return t("item.claim.collected"); },
+  get cancelled() { return t("item.claim.cancelled"); },
 };
 const MATCH_FIELDS = "id,title,kind";
 /** The closest the small map zooms in, for an item found within a few metres. */
@@ -258,7 +261,7 @@ export class ItemDialog {
   }
 
   /** The user's own claim on a found item, if any: its state, Withdraw while it is open,
-   *  and where to collect the item once it is accepted. */
+   *  where to collect the item once it is accepted, its receipt once collected. */
   async showClaim(item) {
     const section = document.getElementById("item-claim");
     section.hidden = true;
@@ -278,9 +281,13 @@ export class ItemDialog {
     const office = this.state.access?.office;
     const body = [h("p", {}, CLAIM_WORDS[claim.status] ?? claim.status, " ", h("span", { class: "meta" }, t("item.claimedOn", { date: formatTime(claim.created_at) })))];
     if (claim.status === "accepted") {
-      if (item.storagePlace) body.push(h("p", {}, t("item.keptAtPlace", { place: item.storagePlace })));
-      body.push(h("p", { class: "collect" }, office ? t("claim.collectAt", { office }) : t("item.collectOffice")));
+      // The desk and how to reach it, never the shelf.
+      const site = this.siteField(item)?.[1];
+      const where = site ? t("item.pickupAt", { desk: site }) : office ? t("claim.collectAt", { office }) : t("item.collectOffice");
+      body.push(h("p", { class: "collect" }, where));
     }
+    if (claim.status === "cancelled") body.push(h("p", {}, claim.cancellation.reason));
+    if (claim.status === "collected") body.push(h("p", {}, receiptLink(claim)));
     if (claim.status === "open") {
       body.push(h("p", { class: "actions" },
         h("button", { type: "button", class: "danger secondary", onclick: () => this.withdraw(item, claim) }, t("common.withdrawClaim"))));

@@ -1,4 +1,5 @@
-// Review, for administrators: claims to decide (accepting one hands the item over), found
+// Review, for staff: claims to decide (accepting one makes the item ready for pickup, then
+// handed over with an ID check or called off), found
 // items due for disposal, and the reports by state: approve or reject (only the move that
 // changes something), record where an item is kept, print its label (or choose several and
 // print their labels on one sheet), delete (after a confirmation), and read what was done to
@@ -15,6 +16,7 @@ import { fillDeskChoice } from "./desks.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
+import { pickupForms, receiptLink, settledLine } from "./pickup.js";
 import { atMost } from "./limit.js";
 import { fetchMatches, scorePercent, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
@@ -121,11 +123,16 @@ export class Review {
 
   claimCard(claim, title) {
     const decider = { user: claim.decidedBy, date: formatTime(claim.decided_at) };
-    const decided = claim.decided_at
-      ? (claim.status === "accepted" ? t("review.handedOverBy", decider) : t("review.rejectedBy", decider))
-      : t("review.claimedOn", { date: formatTime(claim.created_at) });
+    const decided = claim.status === "open"
+      ? t("review.claimedOn", { date: formatTime(claim.created_at) })
+      : claim.status === "rejected" ? t("review.rejectedBy", decider) : t("review.acceptedBy", decider);
     const decide = (label, status, css) =>
       h("button", { type: "button", class: css, onclick: () => this.decide(claim, status, title) }, label);
+    const settled = settledLine(claim, formatTime);
+    const changed = () => {
+      this.refreshClaims();
+      this.refresh();
+    };
     return h(
       "li",
       { class: "review-card claim-card" },
@@ -135,16 +142,19 @@ export class Review {
         h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title)),
         h("p", { class: "meta" }, `${t("review.saysTheirs", { user: claim.claimant })} · ${decided}`),
         h("blockquote", {}, claim.message),
+        settled ? h("p", { class: "meta" }, settled) : null,
+        claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null,
         claim.status === "open"
-          ? h("div", { class: "actions" }, decide(t("review.handOver"), "accepted"), decide(t("review.rejectClaim"), "rejected", "secondary"))
+          ? h("div", { class: "actions" }, decide(t("review.acceptClaim"), "accepted"), decide(t("review.rejectClaim"), "rejected", "secondary"))
           : null,
+        claim.status === "accepted" ? pickupForms(claim, title, changed) : null,
       ),
     );
   }
 
   async decide(claim, status, title) {
     if (!(await attempt("PATCH", `/api/claims/${claim.id}`, { status }))) return;
-    showNotice(status === "accepted" ? t("review.handedOver", { title, user: claim.claimant }) : t("review.claimRejected", { user: claim.claimant }));
+    showNotice(status === "accepted" ? t("review.claimAccepted", { title, user: claim.claimant }) : t("review.claimRejected", { user: claim.claimant }));
     this.refreshClaims();
     this.refresh();
   }

@@ -280,6 +280,7 @@ test("Review shows an item's history, opened and closed from the keyboard", asyn
   await admin("PATCH", `/api/items/${item.id}?fields=id`, { storagePlace: "Desk 4" });
   const claim = await alice("POST", `/api/items/${item.id}/claims`, { message: "A name tag: A.S." });
   await admin("PATCH", `/api/claims/${claim.id}`, { status: "accepted" });
+  await admin("POST", `/api/claims/${claim.id}/handover`, { idChecked: "Student card", collectedBy: "Bo Kim" });
 
   const page = await open("/#/review");
   await login(page, "admin", "admin-demo-pass");
@@ -291,10 +292,11 @@ test("Review shows an item's history, opened and closed from the keyboard", asyn
   await page.keyboard.press("Enter");
   const panel = card.getByRole("region", { name: `History of ${title}` });
   const entries = panel.locator("li");
-  await count(entries, 3);
+  await count(entries, 4);
   assert.equal(await toggle.getAttribute("aria-expanded"), "true");
   assert.deepEqual(await entries.locator(".what").allTextContents(), [
-    "approved", "kept at Desk 4", `handed over to alice (claim ${claim.id})`,
+    "approved", "kept at Desk 4", `ready for pickup by alice (claim ${claim.id})`,
+    `handed over to Bo Kim for alice (claim ${claim.id})`,
   ]);
   for (const entry of await entries.all()) await entry.getByText(/^by admin · \S/).waitFor();
   await screenshot(page, "history-desktop");

@@ -382,7 +382,7 @@ test("a reporter closes her report from My reports or its view: it shows Closed,
   noPageErrors(phone);
 });
 
-test("a claimant withdraws an open claim; an accepted one says where to collect the item", async () => {
+test("a claimant withdraws an open claim; an accepted one says where to collect the item, then has its receipt", async () => {
   const admin = await asAdmin();
   const alice = await asAlice();
   const bob = await asBob();
@@ -411,21 +411,32 @@ test("a claimant withdraws an open claim; an accepted one says where to collect 
   assert.equal((await alice("GET", `/api/items/${found[0].id}/claims`))[0].status, "withdrawn");
   assert.equal(flaskClaim.status, "open");
 
-  // The handed-over item's view: returned, where to collect it; no longer "kept at" as if on the shelf.
+  // The accepted claim's item view: ready for pickup at the desk — where, and what to bring —
+  // never the shelf it sits on; not returned before anyone came.
   await page.locator("#my-claims-list > li", { hasText: "Leather gloves" }).getByRole("button", { name: "Leather gloves" }).click();
   const dialog = page.getByRole("dialog", { name: "Leather gloves" });
-  await dialog.locator("#item-badges .state.returned", { hasText: "Returned" }).waitFor();
   const claim = dialog.getByRole("region", { name: "Your claim" });
-  await claim.getByText("Your claim is accepted: the item is yours.").waitFor();
-  await claim.getByText("It is kept at: Shelf E2.").waitFor();
-  await claim.getByText(`Collect it at: ${OFFICE}`).waitFor();
-  await count(dialog.locator("#item-fields dt", { hasText: "Kept at" }), 0);
-  await field(dialog, "Returned").waitFor();
+  await claim.getByText("Your claim is accepted: the item is ready for pickup.").waitFor();
+  await claim.getByText(`Collect it at: Lost and found office · ${OFFICE}`).waitFor();
+  await count(claim.getByText("Shelf E2"), 0);
+  await count(dialog.locator("#item-badges .state.returned"), 0);
   await count(dialog.locator("#claim-form:visible"), 0);
   await screenshot(page, "claim-accepted-desktop");
   await dialog.getByRole("button", { name: "Close", exact: true }).click();
   // Closing steps back in the history; an address typed before that step lands would be undone by it.
   await page.waitForURL(/#\/mine$/);
+
+  // Handed over at the desk: returned, and the receipt is hers to print.
+  await admin("POST", `/api/claims/${glovesClaim.id}/handover`, { idChecked: "Student card" });
+  await page.locator("#my-claims-list > li", { hasText: "Leather gloves" }).getByRole("button", { name: "Leather gloves" }).click();
+  await dialog.locator("#item-badges .state.returned", { hasText: "Returned" }).waitFor();
+  await claim.getByText("The item was handed over to you.").waitFor();
+  const receipt = claim.getByRole("link", { name: "Receipt (printable)" });
+  assert.equal(await receipt.getAttribute("href"), `/api/claims/${glovesClaim.id}/receipt?lang=en`);
+  await field(dialog, "Returned").waitFor();
+  await dialog.getByRole("button", { name: "Close", exact: true }).click();
+  await page.waitForURL(/#\/mine$/);
+  await page.locator("#my-claims-list > li", { hasText: "Leather gloves" }).getByText("handed over").waitFor();
 
   // An open claim can be withdrawn from the item's view too.
   await alice("POST", `/api/items/${found[0].id}/claims`, { message: "It has my initials, really." });

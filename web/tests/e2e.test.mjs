@@ -215,13 +215,18 @@ test("an item's view shows what may match it, and the owner claims a found item 
   await named.getByText(/\(\d+ m\)/).waitFor();
   await screenshot(page, "my-claims-desktop");
 
-  // Handed over: her claim says where to collect it, and her lost report is closed (no
-  // longer looked for, so no longer matched).
+  // Accepted: her claim says where to collect it. Handed over: her lost report is closed (no
+  // longer looked for, so no longer matched), and the receipt is hers.
   await admin("PATCH", `/api/claims/${claim.id}`, { status: "accepted" });
   await page.getByRole("navigation").getByRole("link", { name: "Browse" }).click();
   await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
-  await mine.getByText("accepted: collect it from the office").waitFor();
+  await mine.getByText("accepted: ready for pickup at the desk").waitFor();
   await mine.getByText(`Collect it at: ${OFFICE}`).waitFor();
+  await admin("POST", `/api/claims/${claim.id}/handover`, { idChecked: "Passport" });
+  await page.getByRole("navigation").getByRole("link", { name: "Browse" }).click();
+  await page.getByRole("navigation").getByRole("link", { name: "My reports" }).click();
+  await mine.getByText("handed over").waitFor();
+  await mine.getByRole("link", { name: "Receipt (printable)" }).waitFor();
   await report.locator(".state.closed", { hasText: "Closed" }).waitFor();
   await count(report.locator(".card-matches"), 0);
   await mine.getByRole("button", { name: "Green umbrella", exact: true }).click();
@@ -230,7 +235,7 @@ test("an item's view shows what may match it, and the owner claims a found item 
   noPageErrors(page);
 });
 
-test("staff hand an item over by accepting a claim; review offers only the moves that change something", async () => {
+test("staff accept a claim, hand the item over on an ID check and print the receipt; review offers only the moves that change something", async () => {
   const admin = await signIn(service.base, "admin", "admin-demo-pass");
   const alice = await signIn(service.base, "alice", "alice-demo-pass");
   const bob = await signIn(service.base, "bob", "bob-demo-pass");
@@ -246,13 +251,44 @@ test("staff hand an item over by accepting a claim; review offers only the moves
   await card.locator("blockquote", { hasText: "A dent near the lid, and a <b>sticker</b>" }).waitFor();
   await count(card.locator("blockquote b"), 0); // user text is not HTML
   await screenshot(page, "claims-desktop");
-  await card.getByRole("button", { name: "Hand over" }).click();
-  await page.getByText("“Blue thermos” is handed over to alice.").waitFor();
+  await card.getByRole("button", { name: "Accept: ready for pickup" }).click();
+  await page.getByText("“Blue thermos” is ready for pickup by alice.").waitFor();
   await count(claims.locator(".claim-card", { hasText: "Blue thermos" }), 0);
+  let [item] = await admin("GET", `/api/items?q=thermos&fields=returnedAt&limit=1`);
+  assert.equal(item.returnedAt, null, "not returned before she came");
+
+  // She comes to the desk: the ID is required, then the handover is recorded.
   await page.getByLabel("Show claims").selectOption("accepted");
-  await claims.locator(".claim-card", { hasText: "Blue thermos" }).getByText("Handed over by admin on").waitFor();
-  const [returned] = await admin("GET", `/api/items?q=thermos&fields=returnedAt&limit=1`);
-  assert.ok(returned.returnedAt, "the item is returned");
+  const waiting = claims.locator(".claim-card", { hasText: "Blue thermos" });
+  const handover = waiting.getByRole("form", { name: "Handover of “Blue thermos”" });
+  await handover.getByRole("button", { name: "Record handover" }).click();
+  assert.equal(await handover.getByLabel("ID checked").evaluate((input) => input.validity.valueMissing), true);
+  await handover.getByLabel("ID checked").fill("Student card 2024-118");
+  await screenshot(page, "pickup-desktop");
+  // At a phone's width, the two forms fit and every field has its label.
+  const phone = await open("/#/review", { size: "phone" });
+  await login(phone, "admin", "admin-demo-pass");
+  await phone.getByLabel("Show claims").selectOption("accepted");
+  await phone.locator(".claim-card", { hasText: "Blue thermos" }).getByLabel("Why the pickup is cancelled").waitFor();
+  await noHorizontalOverflow(phone, "a claim ready for pickup");
+  assert.deepEqual(await unlabelledFields(phone), []);
+  await screenshot(phone, "pickup-phone");
+  await phone.close();
+  await handover.getByRole("button", { name: "Record handover" }).click();
+  await page.getByText("“Blue thermos” is handed over to alice.").waitFor();
+  [item] = await admin("GET", `/api/items?q=thermos&fields=returnedAt&limit=1`);
+  assert.ok(item.returnedAt, "the item is returned");
+  await page.getByLabel("Show claims").selectOption("collected");
+  const collected = claims.locator(".claim-card", { hasText: "Blue thermos" });
+  await collected.getByText(/Handed over by admin on .* · ID: Student card 2024-118/).waitFor();
+  const [receipt] = await Promise.all([
+    page.context().waitForEvent("page"),
+    collected.getByRole("link", { name: "Receipt (printable)" }).click(),
+  ]);
+  await receipt.getByRole("heading", { name: "Receipt: a found item returned to its owner" }).waitFor();
+  await receipt.getByText("Student card 2024-118").waitFor();
+  await screenshot(receipt, "receipt-desktop");
+  await receipt.close();
 
   // An approved report offers Reject but not Approve; a pending one both, looking different.
   await page.locator("#review-status").selectOption("approved");
