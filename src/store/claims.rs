@@ -151,6 +151,15 @@ impl From<ClaimRow> for Claim {
     }
 }
 
+/// A change of a claim as committed: the claim with the notifications it wrote, or a refusal
+/// that wrote nothing.
+fn settled(outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal>) -> Committed<Result<Claim, ClaimRefusal>> {
+    match outcome {
+        Ok((claim, notified)) => committed(Ok(claim.into()), notified),
+        Err(refusal) => Committed::quiet(Err(refusal)),
+    }
+}
+
 /// Where the claimant of an accepted claim collects the item: its site, or the office
 /// (`LOSTFOUND_OFFICE`) when the site says nothing of where, when or what to bring.
 #[derive(Debug, Clone, Copy, Default)]
@@ -302,10 +311,7 @@ impl Store {
                 }
             }
         })?;
-        Ok(match outcome {
-            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
-            Err(refusal) => Committed::quiet(Err(refusal)),
-        })
+        Ok(settled(outcome))
     }
 
     /// Hands the item of an accepted claim over at the desk: it is returned now, its change
@@ -355,10 +361,7 @@ impl Store {
             }
             Ok(Ok((claim, notified)))
         })?;
-        Ok(match outcome {
-            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
-            Err(refusal) => Committed::quiet(Err(refusal)),
-        })
+        Ok(settled(outcome))
     }
 
     /// Calls off the pickup of an accepted claim, with the reason the claimant is told; the
@@ -388,10 +391,7 @@ impl Store {
             let notified = self.notify_user(pool, &claim.claimant, &notice, now).await?;
             Ok(Ok((claim, notified.into_iter().collect())))
         })?;
-        Ok(match outcome {
-            Ok((claim, notified)) => committed(Ok(claim.into()), notified),
-            Err(refusal) => Committed::quiet(Err(refusal)),
-        })
+        Ok(settled(outcome))
     }
 
     /// The claimant withdraws an open claim of theirs.
