@@ -142,6 +142,12 @@ impl From<ClaimRefusal> for AppError {
             ClaimRefusal::AlreadyOpen => Self::Conflict("Claim already open"),
             ClaimRefusal::NotOpen => Self::Conflict("Claim already decided"),
             ClaimRefusal::NotAccepted => Self::Conflict("Claim is not waiting for pickup"),
+            ClaimRefusal::PostRequested => Self::Conflict("Posting already requested"),
+            ClaimRefusal::NoPostRequest => Self::Conflict("No posting requested"),
+            ClaimRefusal::FeeNotSet => Self::Conflict("Set the postage first"),
+            ClaimRefusal::NotPaid => Self::Conflict("Postage not paid"),
+            ClaimRefusal::NothingToPay => Self::Conflict("Posting costs nothing"),
+            ClaimRefusal::AlreadyPaid => Self::Conflict("Postage already paid"),
         }
     }
 }

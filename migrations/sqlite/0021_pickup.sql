@@ -1,13 +1,14 @@
 -- From claim to hands: an accepted claim waits for its claimant at the desk; the handover
--- (who collected, which ID was checked, by whom, when) or a cancellation with its reason ends
--- it. SQLite cannot change a CHECK, so the table is made again with the new states.
+-- (who collected, which ID was checked, by whom, when), the post (the address, the fee and its
+-- payment, the carrier and tracking number) or a cancellation with its reason ends it. SQLite
+-- cannot change a CHECK, so the table is made again with the new states.
 CREATE TABLE claims_new (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     item_id       INTEGER NOT NULL REFERENCES items (id) ON DELETE CASCADE,
     claimant      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     message       TEXT NOT NULL,
     status        TEXT NOT NULL
-        CHECK (status IN ('open', 'accepted', 'rejected', 'withdrawn', 'collected', 'cancelled')),
+        CHECK (status IN ('open', 'accepted', 'rejected', 'withdrawn', 'collected', 'posted', 'cancelled')),
     created_at    INTEGER NOT NULL,
     decided_at    INTEGER,
     decided_by    TEXT,
@@ -15,7 +16,16 @@ CREATE TABLE claims_new (
     settled_by    TEXT,
     collected_by  TEXT,
     id_checked    TEXT,
-    cancel_reason TEXT
+    cancel_reason TEXT,
+    post_address      TEXT,
+    post_requested_at INTEGER,
+    post_fee          TEXT,
+    post_fee_at       INTEGER,
+    post_paid         TEXT,
+    post_paid_at      INTEGER,
+    post_paid_by      TEXT,
+    post_carrier      TEXT,
+    post_tracking     TEXT
 );
 -- What the previous release accepted was handed over at once.
 INSERT INTO claims_new (id, item_id, claimant, message, status, created_at, decided_at, decided_by,

@@ -21,6 +21,8 @@ pub enum ClaimStatus {
     Withdrawn,
     /// Handed over at the desk: the item is returned.
     Collected,
+    /// Sent to the claimant by post: the item is returned.
+    Posted,
     /// Accepted, then called off before the handover.
     Cancelled,
 }
@@ -33,6 +35,7 @@ impl ClaimStatus {
             Self::Rejected => "rejected",
             Self::Withdrawn => "withdrawn",
             Self::Collected => "collected",
+            Self::Posted => "posted",
             Self::Cancelled => "cancelled",
         }
     }
@@ -48,6 +51,7 @@ impl FromStr for ClaimStatus {
             "rejected" => Ok(Self::Rejected),
             "withdrawn" => Ok(Self::Withdrawn),
             "collected" => Ok(Self::Collected),
+            "posted" => Ok(Self::Posted),
             "cancelled" => Ok(Self::Cancelled),
             _ => Err(ValidationError::new("status", "Invalid status")),
         }
@@ -106,8 +110,95 @@ pub struct Claim {
     pub decided_at: Option<i64>,
     /// Who accepted or rejected it (for a withdrawn claim, the claimant).
     pub decided_by: Option<String>,
-    /// How an accepted claim ended: its handover or its cancellation.
+    /// How an accepted claim ended: its handover, its posting or its cancellation.
     pub settled: Option<Settled>,
+    /// The claimant's request to have the item posted, once made.
+    pub post: Option<PostRequest>,
+}
+
+/// A request to have an accepted claim's item posted. The address is personal data: only the
+/// claimant and the item's staff ever see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostRequest {
+    pub address: String,
+    /// Epoch milliseconds.
+    pub requested_at: i64,
+    /// The postage staff set, once they have.
+    pub fee: Option<Fee>,
+    /// How the fee was paid, once staff recorded it (the service takes no card data).
+    pub payment: Option<Payment>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fee {
+    /// What it costs, as the office writes it ("4.50 EUR"); `None`: nothing.
+    pub amount: Option<String>,
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Payment {
+    /// How it was paid ("cash at the desk", "bank transfer 2024-118").
+    pub note: String,
+    pub at: i64,
+    pub by: String,
+}
+
+impl Claim {
+    /// Whether its claimant may ask for the item to be posted: accepted, not asked yet.
+    pub fn may_request_post(&self) -> Result<(), ClaimRefusal> {
+        self.waiting()?;
+        match self.post {
+            Some(_) => Err(ClaimRefusal::PostRequested),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether staff may set (or change) the postage: asked for, not paid yet.
+    pub fn may_set_fee(&self) -> Result<(), ClaimRefusal> {
+        match self.post_request()? {
+            PostRequest { payment: Some(_), .. } => Err(ClaimRefusal::AlreadyPaid),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether staff may record the payment: a fee set that is not nothing, not paid yet.
+    pub fn may_record_payment(&self) -> Result<(), ClaimRefusal> {
+        match self.post_request()? {
+            PostRequest { fee: None, .. } => Err(ClaimRefusal::FeeNotSet),
+            PostRequest { payment: Some(_), .. } => Err(ClaimRefusal::AlreadyPaid),
+            PostRequest {
+                fee: Some(Fee { amount: None, .. }),
+                ..
+            } => Err(ClaimRefusal::NothingToPay),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether staff may send it: the fee set, and paid unless it is nothing.
+    pub fn may_send(&self) -> Result<(), ClaimRefusal> {
+        match self.post_request()? {
+            PostRequest { fee: None, .. } => Err(ClaimRefusal::FeeNotSet),
+            PostRequest {
+                fee: Some(Fee { amount: Some(_), .. }),
+                payment: None,
+                ..
+            } => Err(ClaimRefusal::NotPaid),
+            _ => Ok(()),
+        }
+    }
+
+    fn waiting(&self) -> Result<(), ClaimRefusal> {
+        match self.status {
+            ClaimStatus::Accepted => Ok(()),
+            _ => Err(ClaimRefusal::NotAccepted),
+        }
+    }
+
+    fn post_request(&self) -> Result<&PostRequest, ClaimRefusal> {
+        self.waiting()?;
+        self.post.as_ref().ok_or(ClaimRefusal::NoPostRequest)
+    }
 }
 
 /// The end of an accepted claim, at the desk.
@@ -123,6 +214,7 @@ pub struct Settled {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Settlement {
     HandedOver(Handover),
+    Posted { carrier: String, tracking: String },
     Cancelled { reason: String },
 }
 
@@ -154,8 +246,20 @@ pub enum ClaimRefusal {
     NotOpen,
     /// Only the claimant may withdraw a claim.
     NotClaimant,
-    /// Handed over or cancelled when it is not waiting for pickup.
+    /// Handed over, posted or cancelled when it is not waiting for pickup.
     NotAccepted,
+    /// Its item's posting was asked for already.
+    PostRequested,
+    /// Nobody asked for its item to be posted.
+    NoPostRequest,
+    /// Paid, or sent, before staff set the postage.
+    FeeNotSet,
+    /// Sent before the postage was paid.
+    NotPaid,
+    /// A payment recorded for postage that costs nothing.
+    NothingToPay,
+    /// The postage changed or paid again once paid.
+    AlreadyPaid,
 }
 
 /// The body of `POST /api/items/:id/claims`: the message, 1–2,000 characters.
@@ -190,6 +294,47 @@ pub fn parse_handover(body: &Map<String, Value>) -> Result<Handover, ValidationE
         proxy,
         id_checked: Some(id_checked),
     })
+}
+
+/// The longest postal address, in characters.
+pub const MAX_ADDRESS: usize = 500;
+/// The longest fee, carrier or tracking number, in characters.
+pub const MAX_POST_NOTE: usize = 100;
+
+/// The body of `POST /api/claims/:cid/post`: `{ address }`, 1–500 characters (lines kept).
+pub fn parse_address(body: &Map<String, Value>) -> Result<String, ValidationError> {
+    Fields(body)
+        .text("address", MAX_ADDRESS)?
+        .ok_or_else(|| ValidationError::new("address", "address is required"))
+}
+
+/// The body of `POST /api/claims/:cid/post/fee`: `{ fee }`, what posting costs (1–100
+/// characters), or `null` for nothing; the key is required.
+pub fn parse_fee(body: &Map<String, Value>) -> Result<Option<String>, ValidationError> {
+    let f = Fields(body);
+    if !f.has("fee") {
+        return Err(ValidationError::new("fee", "fee is required (null for none)"));
+    }
+    f.text("fee", MAX_POST_NOTE)
+}
+
+/// The body of `POST /api/claims/:cid/post/payment`: `{ note }`, how it was paid, 1–200
+/// characters.
+pub fn parse_payment(body: &Map<String, Value>) -> Result<String, ValidationError> {
+    Fields(body)
+        .text("note", MAX_DESK_NOTE)?
+        .ok_or_else(|| ValidationError::new("note", "note is required"))
+}
+
+/// The body of `POST /api/claims/:cid/post/sent`: `{ carrier, tracking }`, each 1–100
+/// characters.
+pub fn parse_shipment(body: &Map<String, Value>) -> Result<(String, String), ValidationError> {
+    let f = Fields(body);
+    let required = |key: &'static str| {
+        f.text(key, MAX_POST_NOTE)?
+            .ok_or_else(|| ValidationError::new(key, format!("{key} is required")))
+    };
+    Ok((required("carrier")?, required("tracking")?))
 }
 
 /// The body of `POST /api/claims/:cid/cancel`: `{ reason }`, 1–200 characters.
@@ -297,5 +442,93 @@ mod tests {
         ] {
             assert_eq!(parse_cancellation(&object(bad)).unwrap_err().field, Some("reason"));
         }
+    }
+
+    fn accepted(post: Option<PostRequest>) -> Claim {
+        Claim {
+            id: ClaimId::new(1).unwrap(),
+            item_id: ItemId::new(2).unwrap(),
+            claimant: "vera".into(),
+            message: "Mine".into(),
+            status: ClaimStatus::Accepted,
+            created_at: 0,
+            decided_at: Some(1),
+            decided_by: Some("desk".into()),
+            settled: None,
+            post,
+        }
+    }
+
+    fn asked(fee: Option<Option<&str>>, paid: bool) -> Option<PostRequest> {
+        Some(PostRequest {
+            address: "1 Main St".into(),
+            requested_at: 2,
+            fee: fee.map(|amount| Fee {
+                amount: amount.map(str::to_owned),
+                at: 3,
+            }),
+            payment: paid.then(|| Payment {
+                note: "cash".into(),
+                at: 4,
+                by: "desk".into(),
+            }),
+        })
+    }
+
+    #[test]
+    fn a_post_is_asked_for_priced_paid_then_sent() {
+        let waiting = accepted(None);
+        assert_eq!(waiting.may_request_post(), Ok(()));
+        assert_eq!(waiting.may_set_fee(), Err(ClaimRefusal::NoPostRequest));
+        assert_eq!(waiting.may_send(), Err(ClaimRefusal::NoPostRequest));
+
+        let unpriced = accepted(asked(None, false));
+        assert_eq!(unpriced.may_request_post(), Err(ClaimRefusal::PostRequested));
+        assert_eq!(unpriced.may_set_fee(), Ok(()));
+        assert_eq!(unpriced.may_record_payment(), Err(ClaimRefusal::FeeNotSet));
+        assert_eq!(unpriced.may_send(), Err(ClaimRefusal::FeeNotSet));
+
+        let priced = accepted(asked(Some(Some("4.50 EUR")), false));
+        assert_eq!(priced.may_record_payment(), Ok(()));
+        assert_eq!(priced.may_send(), Err(ClaimRefusal::NotPaid));
+
+        let free = accepted(asked(Some(None), false));
+        assert_eq!(free.may_record_payment(), Err(ClaimRefusal::NothingToPay));
+        assert_eq!(free.may_send(), Ok(()));
+
+        let paid = accepted(asked(Some(Some("4.50 EUR")), true));
+        assert_eq!(paid.may_set_fee(), Err(ClaimRefusal::AlreadyPaid));
+        assert_eq!(paid.may_record_payment(), Err(ClaimRefusal::AlreadyPaid));
+        assert_eq!(paid.may_send(), Ok(()));
+
+        let mut collected = accepted(asked(Some(None), false));
+        collected.status = ClaimStatus::Collected;
+        assert_eq!(collected.may_send(), Err(ClaimRefusal::NotAccepted));
+    }
+
+    #[test]
+    fn post_bodies() {
+        assert_eq!(
+            parse_address(&object(json!({ "address": " 1 Main St\nSpringfield " }))).unwrap(),
+            "1 Main St\nSpringfield"
+        );
+        assert!(parse_address(&object(json!({ "address": "x".repeat(501) }))).is_err());
+        assert_eq!(parse_fee(&object(json!({ "fee": null }))).unwrap(), None);
+        assert_eq!(
+            parse_fee(&object(json!({ "fee": "4.50 EUR" }))).unwrap().as_deref(),
+            Some("4.50 EUR")
+        );
+        assert!(parse_fee(&object(json!({}))).is_err());
+        assert!(parse_payment(&object(json!({ "note": "" }))).is_err());
+        assert_eq!(
+            parse_shipment(&object(json!({ "carrier": "DHL", "tracking": "JD0146" }))).unwrap(),
+            ("DHL".to_owned(), "JD0146".to_owned())
+        );
+        assert_eq!(
+            parse_shipment(&object(json!({ "carrier": "DHL" })))
+                .unwrap_err()
+                .message,
+            "tracking is required"
+        );
     }
 }

@@ -513,6 +513,13 @@ pub enum ItemChange<'a> {
         to: &'a str,
         proxy: Option<&'a str>,
     },
+    /// Posted to the claimant of an accepted claim.
+    Posted {
+        claim: ClaimId,
+        to: &'a str,
+        carrier: &'a str,
+        tracking: &'a str,
+    },
     /// The pickup of an accepted claim called off.
     PickupCancelled {
         claim: ClaimId,
@@ -541,7 +548,8 @@ impl ItemChange<'_> {
     /// The log entry: a JSON object of the API's field names and their new values
     /// (`null` for a cleared storage place), `{"promised":{"claim":3,"to":"alice"}}`,
     /// `{"handedOver":{"claim":3,"to":"alice"}}` (with `collectedBy` when someone collected it
-    /// for them), `{"pickupCancelled":{"claim":3,"reason":"…"}}` or
+    /// for them), `{"posted":{"claim":3,"to":"alice","carrier":"…","tracking":"…"}}`,
+    /// `{"pickupCancelled":{"claim":3,"reason":"…"}}` or
     /// `{"disposal":{"method":"donated","note":null}}`, `{"closed":{"reason":"…"}}`,
     /// `{"sent":{"from":1,"to":2,"note":null}}`, `{"received":{"from":1,"at":2,"binId":null}}`
     /// or `{"deleted":true}`.
@@ -569,6 +577,12 @@ impl ItemChange<'_> {
             Self::HandedOver { claim, to, proxy } => {
                 json!({ "handedOver": { "claim": claim.get(), "to": to, "collectedBy": proxy } })
             }
+            Self::Posted {
+                claim,
+                to,
+                carrier,
+                tracking,
+            } => json!({ "posted": { "claim": claim.get(), "to": to, "carrier": carrier, "tracking": tracking } }),
             Self::PickupCancelled { claim, reason } => {
                 json!({ "pickupCancelled": { "claim": claim.get(), "reason": reason } })
             }

@@ -36,8 +36,8 @@ pub use account::{
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
 pub use claim::{
-    Claim, ClaimId, ClaimRefusal, ClaimStatus, Handover, Settled, Settlement, parse_cancellation, parse_decision,
-    parse_handover, parse_message,
+    Claim, ClaimId, ClaimRefusal, ClaimStatus, Fee, Handover, Payment, PostRequest, Settled, Settlement, parse_address,
+    parse_cancellation, parse_decision, parse_fee, parse_handover, parse_message, parse_payment, parse_shipment,
 };
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,

@@ -181,6 +181,44 @@ impl Notice {
         )
     }
 
+    /// To the staff of the item's desk: its claimant asks for it to be posted.
+    pub fn post_requested(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimReceived,
+            item_id,
+            Phrase::new("post.requested", &[("title", title)]),
+        )
+    }
+
+    /// To the claimant: what posting the item costs (`None`: nothing).
+    pub fn post_priced(item_id: ItemId, title: &str, fee: Option<&str>) -> Self {
+        let phrase = match fee {
+            Some(fee) => Phrase::new("post.fee", &[("title", title), ("fee", fee)]),
+            None => Phrase::new("post.free", &[("title", title)]),
+        };
+        Self::new(NoticeKind::ClaimDecided, item_id, phrase)
+    }
+
+    pub fn post_paid(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimDecided,
+            item_id,
+            Phrase::new("post.paid", &[("title", title)]),
+        )
+    }
+
+    /// To the claimant: the item left by post, and how to follow it.
+    pub fn post_sent(item_id: ItemId, title: &str, carrier: &str, tracking: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimDecided,
+            item_id,
+            Phrase::new(
+                "post.sent",
+                &[("title", title), ("carrier", carrier), ("tracking", tracking)],
+            ),
+        )
+    }
+
     /// To whoever reported a found item: it went back to its owner.
     pub fn went_home(item_id: ItemId, title: &str) -> Self {
         Self::new(

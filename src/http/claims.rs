@@ -1,6 +1,7 @@
 //! Claims on found items: `POST`/`GET /api/items/:id/claims`, `GET /api/claims`,
 //! `PATCH`/`DELETE /api/claims/:cid`, and the pickup of an accepted one: `POST
-//! /api/claims/:cid/handover`, `POST /api/claims/:cid/cancel`, `GET /api/claims/:cid/receipt`.
+//! /api/claims/:cid/handover`, `POST /api/claims/:cid/cancel`, `GET /api/claims/:cid/receipt`;
+//! or its posting: `POST /api/claims/:cid/post`, `…/post/fee`, `…/post/payment`, `…/post/sent`.
 //! A claim's message is private: these answers go only to its claimant and to staff, and
 //! nothing here logs it.
 
@@ -24,7 +25,8 @@ use crate::{
     domain::{
         ClaimId, ClaimStatus, ItemId, Lang,
         access::{self, Action},
-        parse_cancellation, parse_decision, parse_handover, parse_message, query_record_id,
+        parse_address, parse_cancellation, parse_decision, parse_fee, parse_handover, parse_message, parse_payment,
+        parse_shipment, query_record_id,
     },
     error::Result,
     state::AppState,
@@ -43,6 +45,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/claims/{cid}/handover", post(hand_over))
         .route("/api/claims/{cid}/cancel", post(cancel))
         .route("/api/claims/{cid}/receipt", get(receipt))
+        .route("/api/claims/{cid}/post", post(request_post))
+        .route("/api/claims/{cid}/post/fee", post(set_fee))
+        .route("/api/claims/{cid}/post/payment", post(record_payment))
+        .route("/api/claims/{cid}/post/sent", post(send_by_post))
 }
 
 /// Those who may read everything see every claim; anyone else only their own.
@@ -246,4 +252,94 @@ async fn receipt(
         ),
     ];
     Ok((headers, page).into_response())
+}
+
+/// The claimant of an accepted claim asks for the item to be posted to an address, which only
+/// they and the item's staff see; the staff are told.
+#[utoipa::path(post, path = "/api/claims/{cid}/post", operation_id = "requestPost", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::AddressBody,
+    responses(
+        (status = 200, description = "The claim, with its `post`", body = ClaimJson),
+        (status = 400, description = "address is required, or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your claim", body = schemas::ErrorBody), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup, Posting already requested", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn request_post(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let address = parse_address(&body.fields)?;
+    let requested = state
+        .store
+        .request_post(cid, &session.user.id, &address, now_ms())
+        .await?;
+    let claim = state.events.publish(requested)?;
+    Ok(Json(ClaimJson::from(claim)))
+}
+
+/// Staff set what posting the item costs (`null`: nothing); the claimant is told.
+#[utoipa::path(post, path = "/api/claims/{cid}/post/fee", operation_id = "setPostage", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::FeeBody,
+    responses(
+        (status = 200, description = "The claim, its `post.fee` set", body = ClaimJson),
+        (status = 400, description = "fee is required (null for none), or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup, No posting requested, Postage already paid", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn set_fee(
+    State(state): State<AppState>,
+    May(session, _): May<Decide>,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let fee = parse_fee(&body.fields)?;
+    let claim = crate::usecases::claims::set_post_fee(&state, &session.user, cid, fee.as_deref()).await?;
+    Ok(Json(ClaimJson::from(claim)))
+}
+
+/// Staff record how the postage was paid, as the office takes it; the claimant is told.
+#[utoipa::path(post, path = "/api/claims/{cid}/post/payment", operation_id = "recordPostage", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::PaymentBody,
+    responses(
+        (status = 200, description = "The claim, its `post.payment` recorded", body = ClaimJson),
+        (status = 400, description = "note is required, or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup, No posting requested, Set the postage first, Posting costs nothing, Postage already paid", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn record_payment(
+    State(state): State<AppState>,
+    May(session, _): May<Decide>,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let note = parse_payment(&body.fields)?;
+    let claim = crate::usecases::claims::record_post_payment(&state, &session.user, cid, &note).await?;
+    Ok(Json(ClaimJson::from(claim)))
+}
+
+/// Staff send the item by post with its carrier and tracking number: it is returned, and the
+/// claimant told how to follow it.
+#[utoipa::path(post, path = "/api/claims/{cid}/post/sent", operation_id = "sendByPost", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::ShipmentBody,
+    responses(
+        (status = 200, description = "The claim, `posted`, with `post.sent`", body = ClaimJson),
+        (status = 400, description = "carrier is required, tracking is required, or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is not waiting for pickup, No posting requested, Set the postage first, Postage not paid", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn send_by_post(
+    State(state): State<AppState>,
+    May(session, _): May<Decide>,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let (carrier, tracking) = parse_shipment(&body.fields)?;
+    let claim = crate::usecases::claims::send_by_post(&state, &session.user, cid, &carrier, &tracking).await?;
+    Ok(Json(ClaimJson::from(claim)))
 }

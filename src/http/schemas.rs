@@ -338,6 +338,35 @@ pub struct ReasonBody {
 }
 
 #[derive(ToSchema)]
+pub struct AddressBody {
+    /// Where to post it; lines kept.
+    #[schema(min_length = 1, max_length = 500)]
+    address: String,
+}
+
+#[derive(ToSchema)]
+pub struct FeeBody {
+    /// What posting costs, as the desk writes it ("4.50 EUR"); `null`: nothing. Required.
+    #[schema(min_length = 1, max_length = 100)]
+    fee: Option<String>,
+}
+
+#[derive(ToSchema)]
+pub struct PaymentBody {
+    /// How it was paid (the service takes no card data).
+    #[schema(min_length = 1, max_length = 200)]
+    note: String,
+}
+
+#[derive(ToSchema)]
+pub struct ShipmentBody {
+    #[schema(min_length = 1, max_length = 100)]
+    carrier: String,
+    #[schema(min_length = 1, max_length = 100)]
+    tracking: String,
+}
+
+#[derive(ToSchema)]
 pub struct MarkReadBody {
     #[schema(max_items = 1000)]
     ids: Vec<i64>,

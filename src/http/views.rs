@@ -53,6 +53,55 @@ pub struct ClaimJson {
     /// A `cancelled` claim: who called the pickup off, when and why (extension).
     #[serde(skip_serializing_if = "Option::is_none")]
     cancellation: Option<CancellationJson>,
+    /// The claimant's request to have the item posted, and how far it went (extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    post: Option<PostJson>,
+}
+
+/// A request to post a claimed item: the address (the claimant's and the desk's to see only),
+/// the postage staff set and its payment, and the parcel once sent.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Post)]
+pub struct PostJson {
+    address: String,
+    #[schema(format = DateTime)]
+    requested_at: String,
+    /// `null` until staff set it.
+    fee: Option<FeeJson>,
+    /// `null` until staff record it.
+    payment: Option<PaymentJson>,
+    /// `null` until it leaves (the claim is then `posted`).
+    sent: Option<SentJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = Fee)]
+pub struct FeeJson {
+    /// What it costs, as the desk writes it; `null`: nothing.
+    amount: Option<String>,
+    #[schema(format = DateTime)]
+    at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = Payment)]
+pub struct PaymentJson {
+    /// How it was paid.
+    note: String,
+    #[schema(format = DateTime)]
+    at: String,
+    by: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = Sent)]
+pub struct SentJson {
+    #[schema(format = DateTime)]
+    at: String,
+    by: String,
+    carrier: String,
+    tracking: String,
 }
 
 /// The handover of a collected claim's item at the desk.
@@ -82,7 +131,7 @@ pub struct CancellationJson {
 
 impl From<Claim> for ClaimJson {
     fn from(claim: Claim) -> Self {
-        let (mut handover, mut cancellation) = (None, None);
+        let (mut handover, mut cancellation, mut sent) = (None, None, None);
         if let Some(Settled { at, by, how }) = claim.settled {
             let at = format_ms(at);
             match how {
@@ -94,9 +143,31 @@ impl From<Claim> for ClaimJson {
                         id_checked,
                     });
                 }
+                Settlement::Posted { carrier, tracking } => {
+                    sent = Some(SentJson {
+                        at,
+                        by,
+                        carrier,
+                        tracking,
+                    });
+                }
                 Settlement::Cancelled { reason } => cancellation = Some(CancellationJson { at, by, reason }),
             }
         }
+        let post = claim.post.map(|post| PostJson {
+            address: post.address,
+            requested_at: format_ms(post.requested_at),
+            fee: post.fee.map(|fee| FeeJson {
+                amount: fee.amount,
+                at: format_ms(fee.at),
+            }),
+            payment: post.payment.map(|payment| PaymentJson {
+                note: payment.note,
+                at: format_ms(payment.at),
+                by: payment.by,
+            }),
+            sent,
+        });
         Self {
             id: claim.id.get(),
             item_id: claim.item_id.get(),
@@ -108,6 +179,7 @@ impl From<Claim> for ClaimJson {
             decided_by: claim.decided_by,
             handover,
             cancellation,
+            post,
         }
     }
 }
@@ -121,6 +193,7 @@ pub enum ClaimStatusJson {
     Rejected,
     Withdrawn,
     Collected,
+    Posted,
     Cancelled,
 }
 
@@ -132,6 +205,7 @@ impl From<ClaimStatus> for ClaimStatusJson {
             ClaimStatus::Rejected => Self::Rejected,
             ClaimStatus::Withdrawn => Self::Withdrawn,
             ClaimStatus::Collected => Self::Collected,
+            ClaimStatus::Posted => Self::Posted,
             ClaimStatus::Cancelled => Self::Cancelled,
         }
     }

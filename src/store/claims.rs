@@ -1,22 +1,23 @@
 //! Claims on found items: opened, accepted (the item waits for its claimant at the desk) or
-//! rejected, and an accepted one handed over or called off.
+//! rejected, and an accepted one handed over, posted or called off.
 
 use super::{
     Store, StoreError,
     items::{NEXT_VERSION, open_item, record_change},
     notifications::{NotificationRow, committed},
-    statement::Tx,
+    statement::{Arg, Tx},
     with_pool,
 };
 use crate::domain::{
-    Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, Handover, ItemChange, ItemId, Notice, Settled, Settlement,
-    Site,
+    Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, Fee, Handover, ItemChange, ItemId, Notice, Payment,
+    PostRequest, Settled, Settlement, Site,
 };
 
 macro_rules! claim_columns {
     () => {
         "id, item_id, claimant, message, status, created_at, decided_at, decided_by, \
-         settled_at, settled_by, collected_by, id_checked, cancel_reason"
+         settled_at, settled_by, collected_by, id_checked, cancel_reason, post_address, post_requested_at, \
+         post_fee, post_fee_at, post_paid, post_paid_at, post_paid_by, post_carrier, post_tracking"
     };
 }
 /// Whether item `$1` waits for the claimant of an accepted claim: until the handover or its
@@ -82,7 +83,7 @@ const RESERVE: &str = concat!(
 /// Returns the item of accepted claim `$1` (at `$2`, list version `$3`): its reporter, title,
 /// and whether that reporter is neither an administrator nor staff of its site (someone to
 /// thank).
-const HAND_OVER: &str = concat!(
+const RETURN_ITEM: &str = concat!(
     "UPDATE items SET returned_at = $2, version = $3 \
      WHERE id = (SELECT item_id FROM claims WHERE id = $1 AND status = 'accepted') AND ",
     open_item!(),
@@ -91,6 +92,23 @@ const HAND_OVER: &str = concat!(
 );
 const COLLECTED: &str = concat!(
     "UPDATE claims SET status = 'collected', settled_at = $2, settled_by = $3, collected_by = $4, id_checked = $5 \
+     WHERE id = $1 AND status = 'accepted' RETURNING ",
+    claim_columns!()
+);
+const REQUEST_POST: &str = concat!(
+    "UPDATE claims SET post_address = $2, post_requested_at = $3 WHERE id = $1 RETURNING ",
+    claim_columns!()
+);
+const SET_FEE: &str = concat!(
+    "UPDATE claims SET post_fee = $2, post_fee_at = $3 WHERE id = $1 RETURNING ",
+    claim_columns!()
+);
+const RECORD_PAYMENT: &str = concat!(
+    "UPDATE claims SET post_paid = $2, post_paid_at = $3, post_paid_by = $4 WHERE id = $1 RETURNING ",
+    claim_columns!()
+);
+const SENT: &str = concat!(
+    "UPDATE claims SET status = 'posted', settled_at = $2, settled_by = $3, post_carrier = $4, post_tracking = $5 \
      WHERE id = $1 AND status = 'accepted' RETURNING ",
     claim_columns!()
 );
@@ -118,6 +136,15 @@ struct ClaimRow {
     collected_by: Option<String>,
     id_checked: Option<String>,
     cancel_reason: Option<String>,
+    post_address: Option<String>,
+    post_requested_at: Option<i64>,
+    post_fee: Option<String>,
+    post_fee_at: Option<i64>,
+    post_paid: Option<String>,
+    post_paid_at: Option<i64>,
+    post_paid_by: Option<String>,
+    post_carrier: Option<String>,
+    post_tracking: Option<String>,
 }
 
 impl From<ClaimRow> for Claim {
@@ -127,11 +154,31 @@ impl From<ClaimRow> for Claim {
                 proxy: row.collected_by,
                 id_checked: row.id_checked,
             })),
+            ClaimStatus::Posted => Some(Settlement::Posted {
+                carrier: row.post_carrier.unwrap_or_default(),
+                tracking: row.post_tracking.unwrap_or_default(),
+            }),
             ClaimStatus::Cancelled => Some(Settlement::Cancelled {
                 reason: row.cancel_reason.unwrap_or_default(),
             }),
             _ => None,
         };
+        let post = row
+            .post_address
+            .zip(row.post_requested_at)
+            .map(|(address, requested_at)| PostRequest {
+                address,
+                requested_at,
+                fee: row.post_fee_at.map(|at| Fee {
+                    amount: row.post_fee,
+                    at,
+                }),
+                payment: row.post_paid.zip(row.post_paid_at).map(|(note, at)| Payment {
+                    note,
+                    at,
+                    by: row.post_paid_by.unwrap_or_default(),
+                }),
+            });
         let settled = how.zip(row.settled_at).map(|(how, at)| Settled {
             at,
             by: row.settled_by.unwrap_or_default(),
@@ -147,8 +194,45 @@ impl From<ClaimRow> for Claim {
             decided_at: row.decided_at,
             decided_by: row.decided_by,
             settled,
+            post,
         }
     }
+}
+
+/// An item just returned to the claimant of an accepted claim.
+struct Returned {
+    /// Who reported it found.
+    finder: String,
+    title: String,
+    /// Whether the finder is neither an administrator nor staff of its desk: someone to thank.
+    thank: bool,
+}
+
+/// Returns the item of accepted claim `id` (its row locked): `None` when the claim is not
+/// accepted or the item left custody.
+async fn return_item(tx: &mut impl Tx, id: ClaimId, now: i64) -> sqlx::Result<Option<Returned>> {
+    let (version,): (i64,) = tx.row(NEXT_VERSION, &[]).await?;
+    let returned: Vec<(String, String, bool)> = tx
+        .rows(RETURN_ITEM, &[id.get().into(), now.into(), version.into()])
+        .await?;
+    Ok(returned
+        .into_iter()
+        .next()
+        .map(|(finder, title, thank)| Returned { finder, title, thank }))
+}
+
+/// Claim `id` as it stands, its item's row locked first, when `may` allows the change.
+async fn claim_to_change(
+    tx: &mut impl Tx,
+    id: ClaimId,
+    may: impl FnOnce(&Claim) -> Result<(), ClaimRefusal>,
+) -> sqlx::Result<Result<(), ClaimRefusal>> {
+    tx.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
+    let rows: Vec<ClaimRow> = tx.rows(CLAIM, &[id.get().into()]).await?;
+    Ok(match rows.into_iter().next() {
+        None => Err(ClaimRefusal::NoClaim),
+        Some(row) => may(&Claim::from(row)),
+    })
 }
 
 /// A change of a claim as committed: the claim with the notifications it wrote, or a refusal
@@ -326,11 +410,7 @@ impl Store {
     ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
             pool.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
-            let (version,): (i64,) = pool.row(NEXT_VERSION, &[]).await?;
-            let returned: Vec<(String, String, bool)> = pool
-                .rows(HAND_OVER, &[id.get().into(), now.into(), version.into()])
-                .await?;
-            let Some((finder, title, thank)) = returned.into_iter().next() else {
+            let Some(returned) = return_item(pool, id, now).await? else {
                 return Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Accepted).await?));
             };
             let args = [
@@ -341,24 +421,135 @@ impl Store {
                 handover.id_checked.as_deref().into(),
             ];
             let claim: ClaimRow = pool.row(COLLECTED, &args).await?;
-            let item = claim.item_id;
             let change = ItemChange::HandedOver {
                 claim: claim.id,
                 to: &claim.claimant,
                 proxy: handover.proxy.as_deref(),
             };
-            record_change(pool, item, actor, now, &change).await?;
-            let mut notified: Vec<NotificationRow> = self
-                .notify_user(pool, &claim.claimant, &Notice::claim_collected(item, &title), now)
-                .await?
-                .into_iter()
-                .collect();
-            if thank && finder != claim.claimant {
-                notified.extend(
-                    self.notify_user(pool, &finder, &Notice::went_home(item, &title), now)
-                        .await?,
-                );
+            record_change(pool, claim.item_id, actor, now, &change).await?;
+            let told = Notice::claim_collected(claim.item_id, &returned.title);
+            let notified = self.tell_returned(pool, &claim, &returned, &told, now).await?;
+            Ok(Ok((claim, notified)))
+        })?;
+        Ok(settled(outcome))
+    }
+
+    /// The claimant of accepted claim `id` asks for its item to be posted to `address`; the
+    /// item's staff are told.
+    pub async fn request_post(
+        &self,
+        id: ClaimId,
+        claimant: &str,
+        address: &str,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
+            let may = |claim: &Claim| {
+                if claim.claimant != claimant {
+                    return Err(ClaimRefusal::NotClaimant);
+                }
+                claim.may_request_post()
+            };
+            if let Err(refusal) = claim_to_change(pool, id, may).await? {
+                return Ok(Err(refusal));
             }
+            let claim: ClaimRow = pool
+                .row(REQUEST_POST, &[id.get().into(), address.into(), now.into()])
+                .await?;
+            let (title,): (String,) = pool.row(TITLE, &[claim.item_id.get().into()]).await?;
+            let notice = Notice::post_requested(claim.item_id, &title);
+            let notified = self.notify_site_staff(pool, &notice, now).await?;
+            Ok(Ok((claim, notified)))
+        })?;
+        Ok(settled(outcome))
+    }
+
+    /// Staff set what posting the item costs (`None`: nothing); the claimant is told.
+    pub async fn set_post_fee(
+        &self,
+        id: ClaimId,
+        fee: Option<&str>,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let args = [id.get().into(), fee.into(), now.into()];
+        let told = |item, title: &str| Notice::post_priced(item, title, fee);
+        self.change_post(id, Claim::may_set_fee, SET_FEE, &args, told, now)
+            .await
+    }
+
+    /// Staff record how the postage was paid; the claimant is told.
+    pub async fn record_post_payment(
+        &self,
+        id: ClaimId,
+        note: &str,
+        actor: &str,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let args = [id.get().into(), note.into(), now.into(), actor.into()];
+        let told = |item, title: &str| Notice::post_paid(item, title);
+        self.change_post(id, Claim::may_record_payment, RECORD_PAYMENT, &args, told, now)
+            .await
+    }
+
+    /// A step of a posting: when `may` allows it, `sql` (claim `id` first in `args`) changes
+    /// the claim and its claimant is told `told(item, title)`.
+    async fn change_post(
+        &self,
+        id: ClaimId,
+        may: fn(&Claim) -> Result<(), ClaimRefusal>,
+        sql: &'static str,
+        args: &[Arg<'_>],
+        told: impl FnOnce(ItemId, &str) -> Notice + Send,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
+            if let Err(refusal) = claim_to_change(pool, id, may).await? {
+                return Ok(Err(refusal));
+            }
+            let claim: ClaimRow = pool.row(sql, args).await?;
+            let (title,): (String,) = pool.row(TITLE, &[claim.item_id.get().into()]).await?;
+            let notice = told(claim.item_id, &title);
+            let notified = self.notify_user(pool, &claim.claimant, &notice, now).await?;
+            Ok(Ok((claim, notified.into_iter().collect())))
+        })?;
+        Ok(settled(outcome))
+    }
+
+    /// Staff send the item by post with `carrier` and `tracking`: it is returned now, its
+    /// change log records it, the claimant is told the tracking, and whoever reported it
+    /// found is thanked unless they work at its desk.
+    pub async fn send_by_post(
+        &self,
+        id: ClaimId,
+        carrier: &str,
+        tracking: &str,
+        actor: &str,
+        now: i64,
+    ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
+        let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
+            if let Err(refusal) = claim_to_change(pool, id, Claim::may_send).await? {
+                return Ok(Err(refusal));
+            }
+            let Some(returned) = return_item(pool, id, now).await? else {
+                return Ok(Err(ClaimRefusal::NotAccepted));
+            };
+            let args = [
+                id.get().into(),
+                now.into(),
+                actor.into(),
+                carrier.into(),
+                tracking.into(),
+            ];
+            let claim: ClaimRow = pool.row(SENT, &args).await?;
+            let change = ItemChange::Posted {
+                claim: claim.id,
+                to: &claim.claimant,
+                carrier,
+                tracking,
+            };
+            record_change(pool, claim.item_id, actor, now, &change).await?;
+            let told = Notice::post_sent(claim.item_id, &returned.title, carrier, tracking);
+            let notified = self.tell_returned(pool, &claim, &returned, &told, now).await?;
             Ok(Ok((claim, notified)))
         })?;
         Ok(settled(outcome))
@@ -453,6 +644,28 @@ impl Store {
                 to: &claim.claimant,
             };
             record_change(tx, item, actor, now, &change).await?;
+        }
+        Ok(notified)
+    }
+
+    /// After an item went back to its owner: the claimant is told `told`, and whoever
+    /// reported it found is thanked when they are not staff of its desk.
+    async fn tell_returned(
+        &self,
+        tx: &mut impl Tx,
+        claim: &ClaimRow,
+        returned: &Returned,
+        told: &Notice,
+        now: i64,
+    ) -> sqlx::Result<Vec<NotificationRow>> {
+        let mut notified: Vec<NotificationRow> = self
+            .notify_user(tx, &claim.claimant, told, now)
+            .await?
+            .into_iter()
+            .collect();
+        if returned.thank && returned.finder != claim.claimant {
+            let thanks = Notice::went_home(claim.item_id, &returned.title);
+            notified.extend(self.notify_user(tx, &returned.finder, &thanks, now).await?);
         }
         Ok(notified)
     }

@@ -4,8 +4,8 @@
 use super::{IN_TRANSIT, check_at};
 use crate::{
     domain::{
-        Claim, ClaimId, ClaimRefusal, Handover, Item, ItemKind, Lang, Settled, Settlement, User, access::Action,
-        matching, receipt::Receipt,
+        Claim, ClaimId, ClaimRefusal, Committed, Handover, Item, ItemKind, Lang, Settled, Settlement, User,
+        access::Action, matching, receipt::Receipt,
     },
     error::{AppError, Result},
     meaning,
@@ -39,14 +39,47 @@ pub async fn decide(state: &AppState, user: &User, id: ClaimId, accept: bool) ->
 pub async fn hand_over(state: &AppState, user: &User, id: ClaimId, handover: &Handover) -> Result<Claim> {
     staffs_item(state, user, id).await?;
     let now = now_ms();
-    let claim = state
-        .events
-        .publish(state.store.hand_over(id, handover, &user.id, now).await?)?;
-    if let Err(err) = close_settled_reports(state, &claim, &user.id, now).await {
-        // The handover stands; only the owner's lost reports stay open.
-        tracing::warn!(error = %err, claim = %claim.id.get(), "the lost reports a handover settled were not closed");
+    let handed_over = state.store.hand_over(id, handover, &user.id, now).await?;
+    went_home(state, handed_over, &user.id, now).await
+}
+
+/// Sends an accepted claim's item by post (the postage set and, unless nothing, paid): it is
+/// returned, and the claimant's lost reports it settles are closed.
+pub async fn send_by_post(state: &AppState, user: &User, id: ClaimId, carrier: &str, tracking: &str) -> Result<Claim> {
+    staffs_item(state, user, id).await?;
+    let now = now_ms();
+    let sent = state.store.send_by_post(id, carrier, tracking, &user.id, now).await?;
+    went_home(state, sent, &user.id, now).await
+}
+
+/// Publishes a change that returned an item to its claimant, then closes their open lost
+/// reports it settles.
+async fn went_home(
+    state: &AppState,
+    returned: Committed<std::result::Result<Claim, ClaimRefusal>>,
+    actor: &str,
+    now: i64,
+) -> Result<Claim> {
+    let claim = state.events.publish(returned)?;
+    if let Err(err) = close_settled_reports(state, &claim, actor, now).await {
+        // The item went home either way; only the owner's lost reports stay open.
+        tracing::warn!(error = %err, claim = %claim.id.get(), "the lost reports a return settled were not closed");
     }
     Ok(claim)
+}
+
+/// Sets what posting an accepted claim's item costs (`None`: nothing), telling the claimant.
+pub async fn set_post_fee(state: &AppState, user: &User, id: ClaimId, fee: Option<&str>) -> Result<Claim> {
+    staffs_item(state, user, id).await?;
+    let priced = state.store.set_post_fee(id, fee, now_ms()).await?;
+    Ok(state.events.publish(priced)?)
+}
+
+/// Records how the postage was paid, telling the claimant.
+pub async fn record_post_payment(state: &AppState, user: &User, id: ClaimId, note: &str) -> Result<Claim> {
+    staffs_item(state, user, id).await?;
+    let paid = state.store.record_post_payment(id, note, &user.id, now_ms()).await?;
+    Ok(state.events.publish(paid)?)
 }
 
 /// Calls off the pickup of an accepted claim, telling the claimant why.

@@ -375,7 +375,10 @@ async fn an_earlier_releases_accepted_claim_becomes_a_handover() {
         &[
             "DROP INDEX claims_accepted_once",
             "ALTER TABLE claims DROP COLUMN settled_at, DROP COLUMN settled_by, DROP COLUMN collected_by, \
-             DROP COLUMN id_checked, DROP COLUMN cancel_reason, DROP CONSTRAINT claims_status_check",
+             DROP COLUMN id_checked, DROP COLUMN cancel_reason, DROP COLUMN post_address, \
+             DROP COLUMN post_requested_at, DROP COLUMN post_fee, DROP COLUMN post_fee_at, DROP COLUMN post_paid, \
+             DROP COLUMN post_paid_at, DROP COLUMN post_paid_by, DROP COLUMN post_carrier, \
+             DROP COLUMN post_tracking, DROP CONSTRAINT claims_status_check",
             "ALTER TABLE claims ADD CONSTRAINT claims_status_check \
              CHECK (status IN ('open', 'accepted', 'rejected', 'withdrawn'))",
         ]
@@ -409,4 +412,209 @@ async fn an_earlier_releases_accepted_claim_becomes_a_handover() {
     );
     // One claim may wait for pickup per item from now on.
     assert_eq!(app.db.count("claims WHERE status = 'accepted'").await, 0);
+}
+
+#[tokio::test]
+async fn by_post_the_owner_gives_an_address_staff_price_it_record_payment_and_send_it_with_tracking() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let other = app.logged_in("other", false).await;
+    let item = shelved_item(&admin, &finder, "Silver watch").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+    let (post, fee, payment, sent) = (
+        format!("{claim}/post"),
+        format!("{claim}/post/fee"),
+        format!("{claim}/post/payment"),
+        format!("{claim}/post/sent"),
+    );
+    const ADDRESS: &str = "Calle Mayor 5, 3ºB\n28013 Madrid";
+
+    // Only the claimant asks, with an address.
+    assert_error(
+        &other.post(&post, json!({ "address": ADDRESS })).await,
+        StatusCode::FORBIDDEN,
+        "Not your claim",
+    );
+    for bad in [
+        json!({}),
+        json!({ "address": " " }),
+        json!({ "address": "x".repeat(501) }),
+    ] {
+        let answer = owner.post(&post, bad.clone()).await;
+        assert_eq!(answer.0, StatusCode::BAD_REQUEST, "{bad}: {}", answer.1);
+    }
+    assert_error(
+        &admin
+            .post(&sent, json!({ "carrier": "DHL", "tracking": "JD0146" }))
+            .await,
+        StatusCode::CONFLICT,
+        "No posting requested",
+    );
+    let (status, asked) = owner.post(&post, json!({ "address": format!("  {ADDRESS} ") })).await;
+    assert_eq!(status, StatusCode::OK, "{asked}");
+    assert_eq!(asked["post"]["address"], ADDRESS);
+    assert_eq!(
+        (&asked["post"]["fee"], &asked["post"]["sent"]),
+        (&Value::Null, &Value::Null)
+    );
+    assert_eq!(
+        texts(&admin).await[0],
+        "The claimant of “Silver watch” asks for it to be posted."
+    );
+    assert_error(
+        &owner.post(&post, json!({ "address": "Elsewhere" })).await,
+        StatusCode::CONFLICT,
+        "Posting already requested",
+    );
+
+    // The address is the claimant's and the desk's: in no public answer, no one else's.
+    for reader in [&app.client(), &finder, &other] {
+        for path in [
+            format!("/api/items/{item}"),
+            "/api/items".into(),
+            "/api/claims".into(),
+            "/api/notifications".into(),
+        ] {
+            let (_, _, body) = reader.send_raw(reader.request(reqwest::Method::GET, &path)).await;
+            assert!(!body.contains("Calle Mayor"), "{path}: {body}");
+        }
+    }
+    let (_, _, staff_told) = admin
+        .send_raw(admin.request(reqwest::Method::GET, "/api/notifications"))
+        .await;
+    assert!(!staff_told.contains("Calle Mayor"), "{staff_told}");
+
+    // Priced, paid, then sent; each in its turn.
+    assert_error(
+        &admin.post(&payment, json!({ "note": "Cash" })).await,
+        StatusCode::CONFLICT,
+        "Set the postage first",
+    );
+    assert_error(
+        &admin
+            .post(&sent, json!({ "carrier": "DHL", "tracking": "JD0146" }))
+            .await,
+        StatusCode::CONFLICT,
+        "Set the postage first",
+    );
+    assert_error(
+        &owner.post(&fee, json!({ "fee": "0" })).await,
+        StatusCode::FORBIDDEN,
+        "Admin privileges required",
+    );
+    assert_eq!(admin.post(&fee, json!({})).await.0, StatusCode::BAD_REQUEST);
+    let (status, priced) = admin.post(&fee, json!({ "fee": "4.50 EUR" })).await;
+    assert_eq!(status, StatusCode::OK, "{priced}");
+    assert_eq!(priced["post"]["fee"]["amount"], "4.50 EUR");
+    assert_eq!(
+        texts(&owner).await[0],
+        "Posting “Silver watch” costs 4.50 EUR. Pay the desk as it tells you; it is sent once paid."
+    );
+    assert_error(
+        &admin
+            .post(&sent, json!({ "carrier": "DHL", "tracking": "JD0146" }))
+            .await,
+        StatusCode::CONFLICT,
+        "Postage not paid",
+    );
+    let (status, paid) = admin.post(&payment, json!({ "note": "Bank transfer ref 2211" })).await;
+    assert_eq!(status, StatusCode::OK, "{paid}");
+    assert_eq!(paid["post"]["payment"]["note"], "Bank transfer ref 2211");
+    assert_eq!(paid["post"]["payment"]["by"], "office");
+    assert_eq!(
+        texts(&owner).await[0],
+        "Your payment for posting “Silver watch” is recorded."
+    );
+    assert_error(
+        &admin.post(&fee, json!({ "fee": "9 EUR" })).await,
+        StatusCode::CONFLICT,
+        "Postage already paid",
+    );
+    assert_eq!(
+        returned_at(&app, item).await,
+        Value::Null,
+        "not returned before it leaves"
+    );
+    for bad in [
+        json!({ "carrier": "DHL" }),
+        json!({ "tracking": "JD0146" }),
+        json!({ "carrier": "DHL", "tracking": "x".repeat(101) }),
+    ] {
+        let answer = admin.post(&sent, bad.clone()).await;
+        assert_eq!(answer.0, StatusCode::BAD_REQUEST, "{bad}: {}", answer.1);
+    }
+    let (status, posted) = admin
+        .post(&sent, json!({ "carrier": "DHL", "tracking": "JD014600003" }))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{posted}");
+    assert_eq!(posted["status"], "posted");
+    assert_eq!(posted["post"]["sent"]["carrier"], "DHL");
+    assert_eq!(posted["post"]["sent"]["tracking"], "JD014600003");
+    assert_eq!(posted["post"]["sent"]["by"], "office");
+    assert!(returned_at(&app, item).await.is_string());
+    assert_eq!(
+        texts(&owner).await[0],
+        "“Silver watch” is on its way: DHL, tracking number JD014600003."
+    );
+    assert_eq!(
+        texts(&finder).await[0],
+        "“Silver watch”, which you reported found, went back to its owner. Thank you!"
+    );
+    assert_eq!(
+        last_change(&app, item).await,
+        format!(
+            r#"office {{"posted":{{"carrier":"DHL","claim":{},"to":"owner","tracking":"JD014600003"}}}}"#,
+            &claim[12..]
+        )
+    );
+    // The owner sees the tracking with the claim; nothing moves twice.
+    assert_eq!(
+        owner.get("/api/claims").await.1[0]["post"]["sent"]["tracking"],
+        "JD014600003"
+    );
+    assert_error(
+        &admin.post(&sent, json!({ "carrier": "DHL", "tracking": "JD1" })).await,
+        StatusCode::CONFLICT,
+        "Claim is not waiting for pickup",
+    );
+}
+
+#[tokio::test]
+async fn a_free_posting_is_sent_without_a_payment() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let finder = app.logged_in("finder", false).await;
+    let owner = app.logged_in("owner", false).await;
+    let item = shelved_item(&admin, &finder, "Library card").await;
+    let claim = accepted_claim(&admin, &owner, item).await;
+    owner
+        .post(&format!("{claim}/post"), json!({ "address": "12 Elm Road" }))
+        .await;
+    let (status, free) = admin.post(&format!("{claim}/post/fee"), json!({ "fee": null })).await;
+    assert_eq!(status, StatusCode::OK, "{free}");
+    assert_eq!(free["post"]["fee"]["amount"], Value::Null);
+    assert_eq!(
+        texts(&owner).await[0],
+        "“Library card” will be posted to you at no cost."
+    );
+    assert_error(
+        &admin
+            .post(&format!("{claim}/post/payment"), json!({ "note": "Cash" }))
+            .await,
+        StatusCode::CONFLICT,
+        "Posting costs nothing",
+    );
+    let (status, posted) = admin
+        .post(
+            &format!("{claim}/post/sent"),
+            json!({ "carrier": "Royal Mail", "tracking": "RM1" }),
+        )
+        .await;
+    assert_eq!(
+        (status, &posted["status"]),
+        (StatusCode::OK, &json!("posted")),
+        "{posted}"
+    );
 }

@@ -39,6 +39,7 @@ const CLAIM_WORDS = {
   get rejected() { return t("item.claim.rejected"); },
   get withdrawn() { return t("item.claim.withdrawn"); },
   get collected() { return t("item.claim.collected"); },
+  get posted() { return t("item.claim.posted"); },
   get cancelled() { return t("item.claim.cancelled"); },
 };
 const MATCH_FIELDS = "id,title,kind";

@@ -1,5 +1,6 @@
 // My reports, for a logged-in user: the claims they made and what became of them (an open
-// one can be withdrawn, a collected one has its receipt), then everything they reported, in every state, a page at a time,
+// one can be withdrawn, an accepted one can be posted instead, a collected one has its
+// receipt), then everything they reported, in every state, a page at a time,
 // each with its state, where it is kept (while it is), the reports of the other kind that are
 // likely the same object, and Close report while it is open. A lost report's likely matches
 // each have This is mine (the found item's claim form) and Not mine (gone, with Undo).
@@ -11,7 +12,7 @@ import { h, formatTime } from "./dom.js";
 import { formatDistance, t, tn } from "./i18n.js";
 import { MATCHES_CHANGED, fetchMatches, suggestion, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
-import { receiptLink, settledLine } from "./pickup.js";
+import { postLine, postRequestForm, receiptLink, settledLine } from "./pickup.js";
 
 const FIELDS = [...CARD_FIELDS, "storagePlace"].join(",");
 /** How many of a report's likely matches its card names (the item view lists them all). */
@@ -22,6 +23,7 @@ const CLAIM_STATES = {
   get rejected() { return t("mine.claim.rejected"); },
   get withdrawn() { return t("mine.claim.withdrawn"); },
   get collected() { return t("mine.claim.collected"); },
+  get posted() { return t("mine.claim.posted"); },
   get cancelled() { return t("mine.claim.cancelled"); },
 };
 
@@ -138,7 +140,9 @@ export class Mine {
             }, t("common.withdrawClaim"))]
           : null,
         claim.status === "accepted" && office ? h("p", { class: "meta" }, t("claim.collectAt", { office })) : null,
-        claim.status === "cancelled" ? h("p", { class: "meta" }, settledLine(claim, formatTime)) : null,
+        claim.status === "accepted" && !claim.post ? postRequestForm(claim, titles.get(claim.itemId), () => this.showClaims()) : null,
+        claim.post ? h("p", { class: "meta" }, postLine(claim)) : null,
+        claim.status === "cancelled" ? h("p", { class: "meta" }, settledLine(claim)) : null,
         claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;

@@ -16,7 +16,7 @@ import { fillDeskChoice } from "./desks.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
-import { pickupForms, receiptLink, settledLine } from "./pickup.js";
+import { pickupForms, postLine, receiptLink, settledLine } from "./pickup.js";
 import { atMost } from "./limit.js";
 import { fetchMatches, scorePercent, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
@@ -128,7 +128,7 @@ export class Review {
       : claim.status === "rejected" ? t("review.rejectedBy", decider) : t("review.acceptedBy", decider);
     const decide = (label, status, css) =>
       h("button", { type: "button", class: css, onclick: () => this.decide(claim, status, title) }, label);
-    const settled = settledLine(claim, formatTime);
+    const settled = settledLine(claim);
     const changed = () => {
       this.refreshClaims();
       this.refresh();
@@ -143,6 +143,7 @@ export class Review {
         h("p", { class: "meta" }, `${t("review.saysTheirs", { user: claim.claimant })} · ${decided}`),
         h("blockquote", {}, claim.message),
         settled ? h("p", { class: "meta" }, settled) : null,
+        claim.status === "accepted" && claim.post ? h("p", { class: "meta" }, postLine(claim)) : null,
         claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null,
         claim.status === "open"
           ? h("div", { class: "actions" }, decide(t("review.acceptClaim"), "accepted"), decide(t("review.rejectClaim"), "rejected", "secondary"))

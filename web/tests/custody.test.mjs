@@ -453,6 +453,60 @@ test("a claimant withdraws an open claim; an accepted one says where to collect 
   noPageErrors(page);
 });
 
+test("by post: the owner gives an address in My reports, staff set the postage, record the payment and send it; she sees the tracking", async () => {
+  const admin = await asAdmin();
+  const alice = await asAlice();
+  const bob = await asBob();
+  const item = await bob("POST", "/api/items?fields=id", { title: "Silver watch", kind: "found", lat: 51.6, lng: -0.2, radius: 10 });
+  await admin("PATCH", `/api/items/${item.id}?fields=id`, { status: "approved", storagePlace: "Safe" });
+  const claim = await alice("POST", `/api/items/${item.id}/claims`, { message: "Engraved: A.S. 2019" });
+  await admin("PATCH", `/api/claims/${claim.id}`, { status: "accepted" });
+
+  // She asks for it to be posted, on a phone.
+  const phone = await open("/", { size: "phone" });
+  await login(phone, "alice", "alice-demo-pass");
+  await phone.goto(`${service.base}/#/mine`);
+  const entry = phone.locator("#my-claims-list > li", { hasText: "Silver watch" });
+  const ask = entry.getByRole("form", { name: "Ask to post it" });
+  await ask.getByLabel("Postal address (instead of coming to the desk)").fill("Calle Mayor 5, 3ºB\n28013 Madrid");
+  await noHorizontalOverflow(phone, "My reports with the posting form");
+  await screenshot(phone, "post-ask-phone");
+  await ask.getByRole("button", { name: "Ask to post it" }).click();
+  await phone.getByText("The desk is asked to post “Silver watch”.").waitFor();
+  await entry.getByText("Posting asked for: the desk sets the postage next").waitFor();
+  await count(entry.getByRole("form", { name: "Ask to post it" }), 0);
+
+  // The desk prices it, records the payment, sends it.
+  const page = await open("/#/review");
+  await login(page, "admin", "admin-demo-pass");
+  await page.getByLabel("Show claims").selectOption("accepted");
+  const card = page.locator(".claim-card", { hasText: "Silver watch" });
+  await card.getByText("Calle Mayor 5, 3ºB").waitFor();
+  await count(card.getByRole("form", { name: "Mark as posted" }), 0);
+  await card.getByLabel("Postage (blank for none)").fill("4.50 EUR");
+  await card.getByRole("button", { name: "Set postage" }).click();
+  await card.getByText("Postage 4.50 EUR, to pay as the desk tells you").waitFor();
+  await card.getByLabel("How it was paid").fill("Bank transfer 2211");
+  await card.getByRole("button", { name: "Record payment" }).click();
+  await card.getByText("Postage 4.50 EUR, paid").waitFor();
+  await card.getByLabel("Carrier").fill("DHL");
+  await card.getByLabel("Tracking number").fill("JD014600003");
+  await screenshot(page, "post-send-desktop");
+  await card.getByRole("button", { name: "Mark as posted" }).click();
+  await page.getByText("“Silver watch” is posted to alice.").waitFor();
+  await page.getByLabel("Show claims").selectOption("posted");
+  await page.locator(".claim-card", { hasText: "Silver watch" }).getByText(/Posted by admin on .* · Posted: DHL, tracking number JD014600003/).waitFor();
+  const [sent] = await admin("GET", `/api/items?ids=${item.id}&fields=returnedAt`);
+  assert.ok(sent.returnedAt, "returned once it leaves");
+
+  // She sees the tracking.
+  await phone.reload();
+  await entry.getByText("Posted: DHL, tracking number JD014600003").waitFor();
+  await screenshot(phone, "post-sent-phone");
+  noPageErrors(page);
+  noPageErrors(phone);
+});
+
 test("the statistics screen charts the reports, its tables match them, and Export CSV downloads them", async () => {
   const admin = await asAdmin();
   const items = await admin("GET", "/api/items?fields=id,title,kind,status,cat,returnedAt,disposedAt,disposal,closedAt");

@@ -260,7 +260,7 @@ test("staff accept a claim, hand the item over on an ID check and print the rece
   // She comes to the desk: the ID is required, then the handover is recorded.
   await page.getByLabel("Show claims").selectOption("accepted");
   const waiting = claims.locator(".claim-card", { hasText: "Blue thermos" });
-  const handover = waiting.getByRole("form", { name: "Handover of “Blue thermos”" });
+  const handover = waiting.getByRole("form", { name: "Record handover" });
   await handover.getByRole("button", { name: "Record handover" }).click();
   assert.equal(await handover.getByLabel("ID checked").evaluate((input) => input.validity.valueMissing), true);
   await handover.getByLabel("ID checked").fill("Student card 2024-118");
