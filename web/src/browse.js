@@ -10,6 +10,7 @@ import { addCategoryOptions } from "./categories.js";
 import { ITEMS_CHANGED } from "./custody.js";
 import { debounce } from "./debounce.js";
 import { h } from "./dom.js";
+import { deskLines } from "./desks.js";
 import { currentPosition } from "./geolocation.js";
 import { formatDistance, t } from "./i18n.js";
 import { L, createMap } from "./map.js";
@@ -75,6 +76,11 @@ export class Browse {
     }
     this.map.invalidateSize();
     this.search();
+    // Visitors are told where the desks are and how to reach them.
+    const sites = this.state.sites ?? [];
+    const desks = document.getElementById("browse-desks");
+    desks.hidden = Boolean(this.state.user) || sites.length === 0;
+    if (!desks.hidden) document.getElementById("browse-desk-list").replaceChildren(...deskLines(sites));
   }
 
   /** Offers the order of a search while the box has words. */

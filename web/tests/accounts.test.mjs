@@ -253,6 +253,13 @@ test("with sign-up off and no mail, the way in is a staff-made account: nothing 
   const sites = await fetch(`${service.base}/api/sites`).then((r) => r.json());
   assert.deepEqual(await desks.getByRole("listitem").locator("strong").allTextContents(), sites.map((site) => site.name));
   await screenshot(page, "report-visitor-no-signup");
+  // Browse tells visitors the same, after the items; a logged-in user does not need it.
+  await page.goto(`${service.base}/#/browse`);
+  const browseDesks = page.getByRole("region", { name: "Lost and found desks" });
+  assert.deepEqual(await browseDesks.getByRole("listitem").locator("strong").allTextContents(), sites.map((site) => site.name));
+  await browseDesks.getByText("its staff help with or without an account").waitFor();
+  await screenshot(page, "browse-visitor-desks");
+  await page.goto(`${service.base}/#/report`);
   const panel = await openLogin(page);
   await panel.getByLabel("Password").waitFor();
   for (const name of ["Forgot password?", "Create account"]) await count(panel.getByRole("link", { name }), 0);
