@@ -30,6 +30,7 @@ test("a user logs in and reports an item with a photo and a place picked on the 
   const form = page.locator("#report-form");
   await form.getByLabel("Title").fill(TITLE);
   await form.getByLabel("Description").fill("Steel, with a <b>sticker</b> of a fox.");
+  assert.equal(await form.getByLabel("Category").inputValue(), "", "no category is chosen for the reporter");
   await form.getByLabel("Category").selectOption("other");
   await form.getByLabel("Photo").setInputFiles({ name: "bottle.png", mimeType: "image/png", buffer: PHOTO });
   await page.locator("#report-map").click({ position: { x: 200, y: 120 } });
