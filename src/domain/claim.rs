@@ -147,7 +147,7 @@ pub struct Payment {
 impl Claim {
     /// Whether its claimant may ask for the item to be posted: accepted, not asked yet.
     pub fn may_request_post(&self) -> Result<(), ClaimRefusal> {
-        self.waiting()?;
+        self.may_settle()?;
         match self.post {
             Some(_) => Err(ClaimRefusal::PostRequested),
             None => Ok(()),
@@ -188,7 +188,9 @@ impl Claim {
         }
     }
 
-    fn waiting(&self) -> Result<(), ClaimRefusal> {
+    /// Whether staff may settle it at the desk (hand it over, post it or call it off): it
+    /// waits for pickup.
+    pub fn may_settle(&self) -> Result<(), ClaimRefusal> {
         match self.status {
             ClaimStatus::Accepted => Ok(()),
             _ => Err(ClaimRefusal::NotAccepted),
@@ -196,7 +198,7 @@ impl Claim {
     }
 
     fn post_request(&self) -> Result<&PostRequest, ClaimRefusal> {
-        self.waiting()?;
+        self.may_settle()?;
         self.post.as_ref().ok_or(ClaimRefusal::NoPostRequest)
     }
 }

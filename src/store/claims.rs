@@ -388,7 +388,7 @@ impl Store {
                 None
             };
             match decided {
-                None => Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Open).await?)),
+                None => Ok(Err(self.why_untouched(pool, id, None).await?)),
                 Some(claim) => {
                     let notified = self.follow_decision(pool, &claim, actor, pickup, now).await?;
                     Ok(Ok((claim, notified)))
@@ -409,9 +409,11 @@ impl Store {
         now: i64,
     ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
-            pool.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
+            if let Err(refusal) = claim_to_change(pool, id, Claim::may_settle).await? {
+                return Ok(Err(refusal));
+            }
             let Some(returned) = return_item(pool, id, now).await? else {
-                return Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Accepted).await?));
+                return Ok(Err(ClaimRefusal::NotAccepted));
             };
             let args = [
                 id.get().into(),
@@ -565,12 +567,11 @@ impl Store {
         now: i64,
     ) -> Result<Committed<Result<Claim, ClaimRefusal>>, StoreError> {
         let outcome: Result<(ClaimRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
-            pool.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
+            if let Err(refusal) = claim_to_change(pool, id, Claim::may_settle).await? {
+                return Ok(Err(refusal));
+            }
             let args = [id.get().into(), now.into(), actor.into(), reason.into()];
-            let cancelled: Vec<ClaimRow> = pool.rows(CANCEL, &args).await?;
-            let Some(claim) = cancelled.into_iter().next() else {
-                return Ok(Err(self.why_untouched(pool, id, None, ClaimStatus::Accepted).await?));
-            };
+            let claim: ClaimRow = pool.row(CANCEL, &args).await?;
             let item = claim.item_id;
             let (title,): (String,) = pool.row(TITLE, &[item.get().into()]).await?;
             let change = ItemChange::PickupCancelled {
@@ -601,9 +602,7 @@ impl Store {
                 .await?;
             match withdrawn {
                 Some(claim) => Ok(Ok(claim)),
-                None => Ok(Err(self
-                    .why_untouched(pool, id, Some(claimant), ClaimStatus::Open)
-                    .await?)),
+                None => Ok(Err(self.why_untouched(pool, id, Some(claimant)).await?)),
             }
         })?;
         Ok(outcome.map(Claim::from))
@@ -670,20 +669,13 @@ impl Store {
         Ok(notified)
     }
 
-    /// Why an update of claim `id`, which needed it `expected`, touched nothing: no such
-    /// claim; someone else's, when only `claimant` may change it; otherwise not in that state.
-    async fn why_untouched(
-        &self,
-        tx: &mut impl Tx,
-        id: ClaimId,
-        claimant: Option<&str>,
-        expected: ClaimStatus,
-    ) -> sqlx::Result<ClaimRefusal> {
+    /// Why a decision on or the withdrawal of open claim `id` touched nothing: no such claim;
+    /// someone else's, when only `claimant` may change it; otherwise not open any more.
+    async fn why_untouched(&self, tx: &mut impl Tx, id: ClaimId, claimant: Option<&str>) -> sqlx::Result<ClaimRefusal> {
         let owner: Vec<(String,)> = tx.rows(CLAIMANT, &[id.get().into()]).await?;
         Ok(match owner.into_iter().next() {
             None => ClaimRefusal::NoClaim,
             Some((owner,)) if claimant.is_some_and(|claimant| claimant != owner) => ClaimRefusal::NotClaimant,
-            Some(_) if expected == ClaimStatus::Accepted => ClaimRefusal::NotAccepted,
             Some(_) => ClaimRefusal::NotOpen,
         })
     }
