@@ -100,6 +100,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         created_by: format!("reporter {id}"),
         returned_at: None,
         finder: None,
+        verification: None,
         site_hold_days: None,
         disposal: None,
         closed_at: None,

@@ -148,6 +148,8 @@ impl From<ClaimRefusal> for AppError {
             ClaimRefusal::NotPaid => Self::Conflict("Postage not paid"),
             ClaimRefusal::NothingToPay => Self::Conflict("Posting costs nothing"),
             ClaimRefusal::AlreadyPaid => Self::Conflict("Postage already paid"),
+            ClaimRefusal::Closed => Self::Conflict("Claim is closed"),
+            ClaimRefusal::ConversationFull => Self::Conflict("Conversation is full"),
         }
     }
 }

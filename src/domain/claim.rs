@@ -114,6 +114,15 @@ pub struct Claim {
     pub settled: Option<Settled>,
     /// The claimant's request to have the item posted, once made.
     pub post: Option<PostRequest>,
+    /// How to reach the claimant: their account's name and address.
+    pub contact: Contact,
+}
+
+/// How to reach a claimant: what their account says.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Contact {
+    pub name: String,
+    pub email: Option<String>,
 }
 
 /// A request to have an accepted claim's item posted. The address is personal data: only the
@@ -185,6 +194,15 @@ impl Claim {
                 ..
             } => Err(ClaimRefusal::NotPaid),
             _ => Ok(()),
+        }
+    }
+
+    /// Whether its claimant and the item's staff may still write in its conversation: until
+    /// it is decided against or settled. What was written stays readable.
+    pub fn may_talk(&self) -> Result<(), ClaimRefusal> {
+        match self.status {
+            ClaimStatus::Open | ClaimStatus::Accepted => Ok(()),
+            _ => Err(ClaimRefusal::Closed),
         }
     }
 
@@ -262,6 +280,33 @@ pub enum ClaimRefusal {
     NothingToPay,
     /// The postage changed or paid again once paid.
     AlreadyPaid,
+    /// Written to when it no longer waits for a decision or a pickup.
+    Closed,
+    /// Its conversation holds [`MOST_CLAIM_MESSAGES`] already.
+    ConversationFull,
+}
+
+/// A message of a claim's own conversation: between its claimant and the staff of the
+/// item's site, private to them, never in the item's public thread.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimMessage {
+    pub id: i64,
+    pub claim: ClaimId,
+    /// Who wrote it: the claimant or a staff member.
+    pub author: String,
+    pub text: String,
+    /// Epoch milliseconds.
+    pub created_at: i64,
+}
+
+/// The most messages a claim's conversation keeps: bounds what one claim may store.
+pub const MOST_CLAIM_MESSAGES: i64 = 200;
+
+/// The body of `POST /api/claims/:cid/messages`: its `text`, 1–2,000 characters.
+pub fn parse_claim_message(body: &Map<String, Value>) -> Result<String, ValidationError> {
+    let f = Fields(body);
+    bounded_text("text", f.string("text")?.unwrap_or(""), MAX_MESSAGE)?
+        .ok_or_else(|| ValidationError::new("text", "text is required"))
 }
 
 /// The body of `POST /api/items/:id/claims`: the message, 1–2,000 characters.
@@ -458,6 +503,7 @@ mod tests {
             decided_by: Some("desk".into()),
             settled: None,
             post,
+            contact: Contact::default(),
         }
     }
 

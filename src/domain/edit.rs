@@ -1,13 +1,14 @@
 //! A report corrected after it was made, by its reporter while it is open or by its site's
 //! staff: the title, the description, the category, the place in words, the point and radius,
-//! the photo. Only what is sent changes; `null` clears what may be empty.
+//! the photo; and, by staff only, a found item's verification details. Only what is sent
+//! changes; `null` clears what may be empty.
 
 use serde_json::{Map, Value, json};
 
 use super::{
     NewPhoto, ValidationError, bounded_text,
     fields::Fields,
-    item::{MAX_CAT, MAX_DESC, MAX_PLACE, MAX_RADIUS_M, MAX_TITLE, photo_of},
+    item::{MAX_CAT, MAX_DESC, MAX_PLACE, MAX_RADIUS_M, MAX_TITLE, MAX_VERIFICATION, photo_of},
 };
 
 /// A checked correction with at least one field, made only by [`ReportEdit::parse`].
@@ -23,6 +24,8 @@ pub struct ReportEdit {
     radius: Option<f64>,
     /// `Some(None)` removes the photo.
     photo: Option<Option<NewPhoto>>,
+    /// What only the owner would know (staff only); `Some(None)` clears it.
+    verification: Option<Option<String>>,
 }
 
 impl ReportEdit {
@@ -55,6 +58,7 @@ impl ReportEdit {
             point,
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?,
             photo,
+            verification: cleared_or("verification", MAX_VERIFICATION)?,
         };
         if edit == Self::NOTHING {
             return Err(ValidationError {
@@ -73,6 +77,7 @@ impl ReportEdit {
         point: None,
         radius: None,
         photo: None,
+        verification: None,
     };
 
     pub fn title(&self) -> Option<&str> {
@@ -105,6 +110,11 @@ impl ReportEdit {
         self.photo.as_ref().map(Option::as_ref)
     }
 
+    /// `None`: unchanged; `Some(None)`: cleared.
+    pub fn verification(&self) -> Option<Option<&str>> {
+        self.verification.as_ref().map(Option::as_deref)
+    }
+
     /// Whether it changes what the report says (not only where): its meaning is made again.
     pub fn changes_text(&self) -> bool {
         self.title.is_some() || self.desc.is_some() || self.cat.is_some() || self.place.is_some()
@@ -135,6 +145,10 @@ impl ReportEdit {
         if let Some(photo) = &self.photo {
             put("photo", json!(photo.is_some()));
         }
+        // Private: the history says only whether there are any now.
+        if let Some(verification) = &self.verification {
+            put("verification", json!(verification.is_some()));
+        }
         json!({ "edited": entry })
     }
 }
@@ -158,6 +172,10 @@ mod tests {
         assert_eq!((moved.point(), moved.radius()), (Some((1.5, -2.0)), Some(30.0)));
         assert!(!moved.changes_text());
         assert_eq!(edit(json!({ "imgData": "" })).unwrap().photo(), Some(None));
+        let checked = edit(json!({ "verification": " Sticker inside " })).unwrap();
+        assert_eq!(checked.verification(), Some(Some("Sticker inside")));
+        assert!(!checked.changes_text());
+        assert_eq!(checked.to_json(), json!({ "edited": { "verification": true } }));
         assert_eq!(
             moved.to_json(),
             json!({ "edited": { "lat": 1.5, "lng": -2.0, "radius": 30.0 } })

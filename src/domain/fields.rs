@@ -105,3 +105,12 @@ pub fn query_record_id(
         })
         .transpose()
 }
+
+/// A query parameter `name` that is `true` or `false`; anything else is `Invalid NAME`.
+pub fn query_flag(name: &'static str, value: &str) -> Result<bool, ValidationError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(ValidationError::new(name, format!("Invalid {name}"))),
+    }
+}

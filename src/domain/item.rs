@@ -17,6 +17,8 @@ pub(super) const MAX_TITLE: usize = 200;
 pub(super) const MAX_DESC: usize = 5_000;
 pub(super) const MAX_CAT: usize = 100;
 const MAX_STORAGE_PLACE: usize = super::MAX_BIN_NAME;
+/// The longest verification details, in characters.
+pub(super) const MAX_VERIFICATION: usize = 1_000;
 pub(super) const MAX_PLACE: usize = 200;
 /// Characters a rejection's reason may have.
 const MAX_REASON: usize = 500;
@@ -184,6 +186,9 @@ pub struct Item {
     pub returned_at: Option<i64>,
     /// Who handed it in at the desk (private: staff only).
     pub finder: Option<Finder>,
+    /// What only its owner would know (contents, marks, the lock screen), recorded by staff to
+    /// judge claims (private: staff only).
+    pub verification: Option<String>,
     /// How long its site keeps found items, when the site says (else the service's period).
     pub site_hold_days: Option<u32>,
     /// What became of a found item nobody claimed.
@@ -243,6 +248,8 @@ pub struct NewItem {
     /// `pending` unless staff log it at the desk.
     status: ItemStatus,
     finder: Option<Finder>,
+    /// What only its owner would know, recorded at intake.
+    verification: Option<String>,
     /// The site chosen for it (`siteId`): a found item's, by whoever hands it in. Without
     /// one, the nearest site takes it.
     site: Option<i64>,
@@ -304,7 +311,8 @@ impl NewItem {
     }
 
     /// Checks the body of `POST /api/items` sent by staff, who may log an item handed in at
-    /// the desk: `status` (`approved` needs no review) and its `finder`.
+    /// the desk: `status` (`approved` needs no review), its `finder` and its `verification`
+    /// details.
     pub fn parse_intake(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         Self::parse_as(body, true)
     }
@@ -331,6 +339,11 @@ impl NewItem {
             status: if staff { f.parsed("status")? } else { None }.unwrap_or(ItemStatus::Pending),
             finder: if staff {
                 Finder::parse(body.get("finder"))?
+            } else {
+                None
+            },
+            verification: if staff {
+                f.text("verification", MAX_VERIFICATION)?
             } else {
                 None
             },
@@ -374,6 +387,10 @@ impl NewItem {
 
     pub fn finder(&self) -> Option<&Finder> {
         self.finder.as_ref()
+    }
+
+    pub fn verification(&self) -> Option<&str> {
+        self.verification.as_deref()
     }
 
     pub fn title(&self) -> &str {

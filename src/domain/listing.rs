@@ -4,7 +4,9 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
-use super::{HoldPolicy, Item, ItemId, ItemKind, ItemStatus, ValidationError, query_record_id, search::folded_words};
+use super::{
+    HoldPolicy, Item, ItemId, ItemKind, ItemStatus, ValidationError, query_flag, query_record_id, search::folded_words,
+};
 
 /// Words a search may have.
 pub const MAX_WORDS: usize = 16;
@@ -247,12 +249,12 @@ impl ListRequest {
                 bin: query_record_id(given("bin"), "bin", "Invalid bin")?,
                 ids: given("ids").map(parse_ids).transpose()?.unwrap_or_default(),
                 open: given("open")
-                    .map(|v| parse_flag("open", v))
+                    .map(|v| query_flag("open", v))
                     .transpose()?
                     .unwrap_or(false),
                 ..ItemFilter::default()
             },
-            due: given("due").map(|v| parse_flag("due", v)).transpose()?.unwrap_or(false),
+            due: given("due").map(|v| query_flag("due", v)).transpose()?.unwrap_or(false),
             limit,
             after: given("cursor")
                 .filter(|_| sort == Sort::Newest)
@@ -275,15 +277,6 @@ fn parse_words(q: &str) -> Result<Vec<String>, ValidationError> {
         return Err(ValidationError::new("q", "Invalid q"));
     }
     Ok(words)
-}
-
-/// `true` or `false`; anything else is `Invalid NAME`.
-fn parse_flag(name: &'static str, value: &str) -> Result<bool, ValidationError> {
-    match value {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(ValidationError::new(name, format!("Invalid {name}"))),
-    }
 }
 
 /// `ids=3,17,42`: 1 to [`MAX_IDS`] item ids.

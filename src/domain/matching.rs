@@ -281,6 +281,7 @@ mod tests {
             created_by: format!("reporter{id}"),
             returned_at: None,
             finder: None,
+            verification: None,
             site_hold_days: None,
             disposal: None,
             closed_at: None,

@@ -36,8 +36,9 @@ pub use account::{
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
 pub use claim::{
-    Claim, ClaimId, ClaimRefusal, ClaimStatus, Fee, Handover, Payment, PostRequest, Settled, Settlement, parse_address,
-    parse_cancellation, parse_decision, parse_fee, parse_handover, parse_message, parse_payment, parse_shipment,
+    Claim, ClaimId, ClaimMessage, ClaimRefusal, ClaimStatus, Contact, Fee, Handover, MOST_CLAIM_MESSAGES, Payment,
+    PostRequest, Settled, Settlement, parse_address, parse_cancellation, parse_claim_message, parse_decision,
+    parse_fee, parse_handover, parse_message, parse_payment, parse_shipment,
 };
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
@@ -45,7 +46,7 @@ pub use custody::{
 };
 pub use edit::ReportEdit;
 pub use event::{Committed, DeletedMessage, Event, Reviewed};
-pub use fields::{Fields, query_record_id};
+pub use fields::{Fields, query_flag, query_record_id};
 pub use item::{
     ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
 };

@@ -181,6 +181,25 @@ impl Notice {
         )
     }
 
+    /// To the staff of the item's desk: a claimant wrote in their claim's conversation.
+    pub fn claimant_wrote(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimReceived,
+            item_id,
+            Phrase::new("claim.message.fromClaimant", &[("title", title)]),
+        )
+    }
+
+    /// To a claimant: the desk wrote in their claim's conversation. The words stay in the
+    /// app, where only the two sides read them.
+    pub fn desk_wrote(item_id: ItemId, title: &str) -> Self {
+        Self::new(
+            NoticeKind::ClaimDecided,
+            item_id,
+            Phrase::new("claim.message.fromDesk", &[("title", title)]),
+        )
+    }
+
     /// To the staff of the item's desk: its claimant asks for it to be posted.
     pub fn post_requested(item_id: ItemId, title: &str) -> Self {
         Self::new(

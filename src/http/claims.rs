@@ -1,9 +1,9 @@
 //! Claims on found items: `POST`/`GET /api/items/:id/claims`, `GET /api/claims`,
 //! `PATCH`/`DELETE /api/claims/:cid`, and the pickup of an accepted one: `POST
 //! /api/claims/:cid/handover`, `POST /api/claims/:cid/cancel`, `GET /api/claims/:cid/receipt`;
-//! or its posting: `POST /api/claims/:cid/post`, `…/post/fee`, `…/post/payment`, `…/post/sent`.
-//! A claim's message is private: these answers go only to its claimant and to staff, and
-//! nothing here logs it.
+//! or its posting: `POST /api/claims/:cid/post`, `…/post/fee`, `…/post/payment`, `…/post/sent`;
+//! and its conversation: `GET`/`POST /api/claims/:cid/messages`. A claim's messages are
+//! private: these answers go only to its claimant and to staff, and nothing here logs them.
 
 use axum::{
     Json, Router,
@@ -18,15 +18,15 @@ use super::{
     extract::{JsonObject, Params},
     reader::Reader,
     schemas,
-    views::ClaimJson,
+    views::{ClaimJson, ClaimMessageJson},
 };
 use crate::{
     auth::Session,
     domain::{
-        ClaimId, ClaimStatus, ItemId, Lang,
+        Claim, ClaimId, ClaimStatus, ItemId, Lang,
         access::{self, Action},
-        parse_address, parse_cancellation, parse_decision, parse_fee, parse_handover, parse_message, parse_payment,
-        parse_shipment, query_record_id,
+        parse_address, parse_cancellation, parse_claim_message, parse_decision, parse_fee, parse_handover,
+        parse_message, parse_payment, parse_shipment, query_record_id,
     },
     error::Result,
     state::AppState,
@@ -49,6 +49,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/claims/{cid}/post/fee", post(set_fee))
         .route("/api/claims/{cid}/post/payment", post(record_payment))
         .route("/api/claims/{cid}/post/sent", post(send_by_post))
+        .route("/api/claims/{cid}/messages", get(conversation).post(write))
 }
 
 /// Those who may read everything see every claim; anyone else only their own.
@@ -85,17 +86,20 @@ async fn open(
 
 /// An administrator: every claim on the item; anyone else: their own.
 #[utoipa::path(get, path = "/api/items/{id}/claims", operation_id = "listItemClaims", tag = "claims", security(("session" = [])),
-    params(("id" = i64, Path, minimum = 1, description = "Item id")),
+    params(("id" = i64, Path, minimum = 1, description = "Item id"),
+        ("contact" = Option<bool>, Query, description = "Staff: each claim with its claimant's `contact`")),
     responses(
         (status = 200, description = "Newest first", body = [ClaimJson]),
-        (status = 400, response = schemas::BadItemId), (status = 401, response = schemas::LoginRequired), (status = 404, response = schemas::NoItem),
+        (status = 400, description = "Invalid item ID, Invalid contact, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 404, response = schemas::NoItem),
     ))]
 async fn of_item(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
 ) -> Result<Json<Vec<ClaimJson>>> {
     let id = ItemId::parse(&id)?;
+    let contact = Params::parse(raw.as_deref(), &["contact"])?.flag("contact")?;
     Reader::of(&state, Some(&session)).readable(state.store.item(id).await?)?;
     let filter = ClaimFilter {
         item: Some(id),
@@ -104,23 +108,24 @@ async fn of_item(
         site: None,
     };
     let claims = state.store.claims(&filter, MOST_LISTED).await?;
-    Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
+    Ok(Json(answer(&session, claims, contact)))
 }
 
 /// An administrator: every claim (the queue); anyone else: their own.
 #[utoipa::path(get, path = "/api/claims", operation_id = "listClaims", tag = "claims", security(("session" = [])),
     params(("status" = Option<String>, Query, description = "`open`, `accepted` (ready for pickup), `rejected`, `withdrawn`, `collected` or `cancelled`"),
-        ("site" = Option<i64>, Query, minimum = 1, description = "Only claims on the items this site holds")),
+        ("site" = Option<i64>, Query, minimum = 1, description = "Only claims on the items this site holds"),
+        ("contact" = Option<bool>, Query, description = "Staff: each claim with its claimant's `contact`")),
     responses(
         (status = 200, description = "Newest first, at most 500", body = [ClaimJson]),
-        (status = 400, description = "Invalid status, Invalid site, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
+        (status = 400, description = "Invalid status, Invalid site, Invalid contact, Invalid query string", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired),
     ))]
 async fn list(
     State(state): State<AppState>,
     SignedIn(session): SignedIn,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Vec<ClaimJson>>> {
-    let params = Params::parse(raw.as_deref(), &["status", "site"])?;
+    let params = Params::parse(raw.as_deref(), &["status", "site", "contact"])?;
     let status = params.get("status").map(str::parse::<ClaimStatus>).transpose()?;
     let site = query_record_id(params.get("site"), "site", "Invalid site")?;
     let filter = ClaimFilter {
@@ -130,7 +135,18 @@ async fn list(
         site,
     };
     let claims = state.store.claims(&filter, MOST_LISTED).await?;
-    Ok(Json(claims.into_iter().map(ClaimJson::from).collect()))
+    Ok(Json(answer(&session, claims, params.flag("contact")?)))
+}
+
+/// Claims as answered to `session`: with their claimants' contacts when staff ask for them.
+fn answer(session: &Session, claims: Vec<Claim>, contact: bool) -> Vec<ClaimJson> {
+    let with_contact = contact && claimant_filter(session).is_none();
+    let json = if with_contact {
+        ClaimJson::with_contact
+    } else {
+        ClaimJson::from
+    };
+    claims.into_iter().map(json).collect()
 }
 
 /// Accepts (the item is ready for pickup at its site) or rejects a claim.
@@ -342,4 +358,49 @@ async fn send_by_post(
     let (carrier, tracking) = parse_shipment(&body.fields)?;
     let claim = crate::usecases::claims::send_by_post(&state, &session.user, cid, &carrier, &tracking).await?;
     Ok(Json(ClaimJson::from(claim)))
+}
+
+/// A claim's conversation between its claimant and the staff of its item's site, oldest
+/// first: for those two sides only.
+#[utoipa::path(get, path = "/api/claims/{cid}/messages", operation_id = "listClaimMessages", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    responses(
+        (status = 200, description = "Oldest first, at most 200", body = [ClaimMessageJson]),
+        (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your claim", body = schemas::ErrorBody), (status = 404, response = schemas::NoClaim),
+    ))]
+async fn conversation(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(cid): Path<String>,
+) -> Result<Json<Vec<ClaimMessageJson>>> {
+    let cid = ClaimId::parse(&cid)?;
+    let (claim, messages) = crate::usecases::claims::conversation(&state, &session.user, cid).await?;
+    Ok(Json(
+        messages
+            .iter()
+            .map(|message| ClaimMessageJson::new(message, &claim))
+            .collect(),
+    ))
+}
+
+/// Writes to the other side of a claim, privately (never in the item's public thread): the
+/// claimant to the desk, or the desk's staff to the claimant, who is told.
+#[utoipa::path(post, path = "/api/claims/{cid}/messages", operation_id = "writeClaimMessage", tag = "claims", security(("session" = [])),
+    params(("cid" = i64, Path, minimum = 1, description = "Claim id")),
+    request_body = schemas::ClaimMessageBody,
+    responses(
+        (status = 200, description = "The message written", body = ClaimMessageJson),
+        (status = 400, description = "text is required, or too long", body = schemas::ErrorBody), (status = 401, response = schemas::LoginRequired), (status = 403, description = "Not your claim (or a cross-site request)", body = schemas::ErrorBody), (status = 404, response = schemas::NoClaim),
+        (status = 409, description = "Claim is closed (decided against or settled), Conversation is full (200 messages)", body = schemas::ErrorBody), (status = 413, response = schemas::TooLarge),
+    ))]
+async fn write(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    Path(cid): Path<String>,
+    body: JsonObject,
+) -> Result<Json<ClaimMessageJson>> {
+    let cid = ClaimId::parse(&cid)?;
+    let text = parse_claim_message(&body.fields)?;
+    let (claim, message) = crate::usecases::claims::write(&state, &session.user, cid, &text).await?;
+    Ok(Json(ClaimMessageJson::new(&message, &claim)))
 }

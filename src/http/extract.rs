@@ -100,6 +100,15 @@ impl Params {
         self.0.get(name).map(String::as_str)
     }
 
+    /// Flag `name`: `true` or `false`, absent is `false`; anything else is 400 `Invalid NAME`.
+    pub fn flag(&self, name: &'static str) -> Result<bool> {
+        Ok(self
+            .get(name)
+            .map(|value| crate::domain::query_flag(name, value))
+            .transpose()?
+            .unwrap_or(false))
+    }
+
     pub fn keys(&self) -> Result<ItemKeys> {
         ItemKeys::parse(self.get("fields"))
     }

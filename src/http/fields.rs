@@ -26,6 +26,8 @@ pub enum ItemKey {
     Place,
     /// Private: answered to staff only.
     Finder,
+    /// Private: answered to staff only.
+    Verification,
     HoldUntil,
     DisposedAt,
     Disposal,
@@ -53,13 +55,14 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 13] = [
+    const EXTENSIONS: [Self; 14] = [
         Self::Kind,
         Self::PhotoUrl,
         Self::ThumbUrl,
         Self::ReturnedAt,
         Self::Place,
         Self::Finder,
+        Self::Verification,
         Self::HoldUntil,
         Self::DisposedAt,
         Self::Disposal,
@@ -94,6 +97,7 @@ impl ItemKey {
             Self::ReturnedAt => "returnedAt",
             Self::Place => "place",
             Self::Finder => "finder",
+            Self::Verification => "verification",
             Self::HoldUntil => "holdUntil",
             Self::DisposedAt => "disposedAt",
             Self::Disposal => "disposal",
@@ -104,9 +108,10 @@ impl ItemKey {
         }
     }
 
-    /// Whether only staff may read it: who handed an item in, and the bin it is kept in.
+    /// Whether only staff may read it: who handed an item in, what only its owner would know,
+    /// and the bin it is kept in.
     fn private(self) -> bool {
-        matches!(self, Self::Finder | Self::BinId)
+        matches!(self, Self::Finder | Self::Verification | Self::BinId)
     }
 }
 
@@ -131,7 +136,7 @@ impl ItemKeys {
         Ok(Self(Cow::Owned(keys)))
     }
 
-    /// The keys `viewer` may read: the private ones (the finder, the bin) are for staff only,
+    /// The keys `viewer` may read: the private ones (the finder, verification, the bin) are for staff only,
     /// and left out for anyone else even when named.
     pub fn for_viewer(self, staff: bool) -> Self {
         if staff || !self.asks_private() {
@@ -175,7 +180,7 @@ mod tests {
             assert!(ItemKeys::parse(Some(bad)).is_err(), "{bad:?}");
         }
         assert_eq!(ItemKeys::parse(None).unwrap().iter().count(), 12);
-        let private = ItemKeys::parse(Some("id,finder,binId")).unwrap();
+        let private = ItemKeys::parse(Some("id,finder,verification,binId")).unwrap();
         assert_eq!(private.clone().for_viewer(true), private);
         assert_eq!(private.for_viewer(false).iter().collect::<Vec<_>>(), [ItemKey::Id]);
     }

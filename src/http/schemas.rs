@@ -126,6 +126,10 @@ pub struct Item {
     /// else.
     #[schema(value_type = Option<Object>, nullable)]
     finder: Option<Option<()>>,
+    /// What only its owner would know (contents, marks, the lock screen), to judge claims:
+    /// answered to staff only, and left out for anyone else.
+    #[schema(max_length = 1000)]
+    verification: Option<Option<String>>,
     /// Until when a found item is kept before it is due for disposal; `null` for lost reports.
     #[schema(rename = "holdUntil", format = DateTime)]
     hold_until: Option<Option<String>>,
@@ -196,6 +200,10 @@ pub struct NewItem {
     /// most 200 characters.
     #[schema(value_type = Option<Object>, nullable)]
     finder: Option<Option<()>>,
+    /// Staff only (ignored from anyone else): what only the owner would know (contents,
+    /// marks, the lock screen), to judge claims; private like the finder.
+    #[schema(max_length = 1000)]
+    verification: Option<Option<String>>,
 }
 
 /// `PATCH /api/items/:id/report`: at least one field; what is left out stays as it is.
@@ -220,6 +228,9 @@ pub struct ReportEditBody {
     /// A new photo, as a new report sends it; `null` or `""` removes the photo.
     #[schema(rename = "imgData")]
     img_data: Option<Option<String>>,
+    /// Staff only (403 from the reporter): what only the owner would know; `null` clears it.
+    #[schema(max_length = 1000)]
+    verification: Option<Option<String>>,
 }
 
 /// `POST /api/items/:id/disposal`.
@@ -335,6 +346,13 @@ pub struct ReasonBody {
     /// Told to the claimant.
     #[schema(min_length = 1, max_length = 200)]
     reason: String,
+}
+
+/// `POST /api/claims/:cid/messages`.
+#[derive(ToSchema)]
+pub struct ClaimMessageBody {
+    #[schema(min_length = 1, max_length = 2000)]
+    text: String,
 }
 
 #[derive(ToSchema)]

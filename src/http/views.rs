@@ -10,8 +10,8 @@ use super::{
 };
 use crate::{
     domain::{
-        Account, Claim, ClaimStatus, Disposal, Finder, Handover, HoldPolicy, Item, Lang, Settled, Settlement, User,
-        matching::Why,
+        Account, Claim, ClaimMessage, ClaimStatus, Disposal, Finder, Handover, HoldPolicy, Item, Lang, Settled,
+        Settlement, User, matching::Why,
     },
     json::UserJson,
     store::{ChangeRecord, EmailState},
@@ -56,6 +56,47 @@ pub struct ClaimJson {
     /// The claimant's request to have the item posted, and how far it went (extension).
     #[serde(skip_serializing_if = "Option::is_none")]
     post: Option<PostJson>,
+    /// How to reach the claimant: their account's name and email address, for staff who ask
+    /// (`?contact=true`; extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contact: Option<ContactJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[schema(as = ClaimContact)]
+pub struct ContactJson {
+    name: String,
+    email: Option<String>,
+}
+
+/// A message of a claim's conversation, between its claimant and the desk (extension).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ClaimMessage)]
+pub struct ClaimMessageJson {
+    id: i64,
+    claim_id: i64,
+    /// Who wrote it (a user id).
+    author: String,
+    /// Whether the desk wrote it (anyone but the claimant).
+    from_desk: bool,
+    text: String,
+    #[schema(format = DateTime)]
+    created_at: String,
+}
+
+impl ClaimMessageJson {
+    /// `message`, written in `claim`'s conversation.
+    pub fn new(message: &ClaimMessage, claim: &Claim) -> Self {
+        Self {
+            id: message.id,
+            claim_id: message.claim.get(),
+            author: message.author.clone(),
+            from_desk: message.author != claim.claimant,
+            text: message.text.clone(),
+            created_at: format_ms(message.created_at),
+        }
+    }
 }
 
 /// A request to post a claimed item: the address (the claimant's and the desk's to see only),
@@ -180,6 +221,21 @@ impl From<Claim> for ClaimJson {
             handover,
             cancellation,
             post,
+            contact: None,
+        }
+    }
+}
+
+impl ClaimJson {
+    /// `claim` with how to reach its claimant, for the desk judging it.
+    pub fn with_contact(claim: Claim) -> Self {
+        let contact = ContactJson {
+            name: claim.contact.name.clone(),
+            email: claim.contact.email.clone(),
+        };
+        Self {
+            contact: Some(contact),
+            ..Self::from(claim)
         }
     }
 }
@@ -296,6 +352,7 @@ impl Serialize for ItemJson<'_> {
                 ItemKey::ReturnedAt => map.serialize_entry(name, &item.returned_at.map(format_ms)),
                 ItemKey::Place => map.serialize_entry(name, &item.place),
                 ItemKey::Finder => map.serialize_entry(name, &item.finder.as_ref().map(FinderJson::from)),
+                ItemKey::Verification => map.serialize_entry(name, &item.verification),
                 ItemKey::HoldUntil => map.serialize_entry(name, &item.hold_until(self.hold).map(format_ms)),
                 ItemKey::DisposedAt => map.serialize_entry(name, &item.disposal.as_ref().map(|d| format_ms(d.at))),
                 ItemKey::Disposal => map.serialize_entry(name, &item.disposal.as_ref().map(DisposalJson::from)),
@@ -527,6 +584,7 @@ mod tests {
             created_by: "alice".into(),
             returned_at: None,
             finder: None,
+            verification: None,
             site_hold_days: None,
             disposal: None,
             closed_at: None,

@@ -9,7 +9,7 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, Fee, Handover, ItemChange, ItemId, Notice, Payment,
+    Claim, ClaimId, ClaimRefusal, ClaimStatus, Committed, Contact, Fee, Handover, ItemChange, ItemId, Notice, Payment,
     PostRequest, Settled, Settlement, Site,
 };
 
@@ -17,7 +17,9 @@ macro_rules! claim_columns {
     () => {
         "id, item_id, claimant, message, status, created_at, decided_at, decided_by, \
          settled_at, settled_by, collected_by, id_checked, cancel_reason, post_address, post_requested_at, \
-         post_fee, post_fee_at, post_paid, post_paid_at, post_paid_by, post_carrier, post_tracking"
+         post_fee, post_fee_at, post_paid, post_paid_at, post_paid_by, post_carrier, post_tracking, \
+         (SELECT name FROM users WHERE users.id = claims.claimant) AS claimant_name, \
+         (SELECT email FROM users WHERE users.id = claims.claimant) AS claimant_email"
     };
 }
 /// Whether item `$1` waits for the claimant of an accepted claim: until the handover or its
@@ -44,7 +46,7 @@ const CLAIMABLE: &str = concat!(
 /// version): a disposal or a closing at the same time waits instead of deadlocking.
 const LOCK_CLAIMED_ITEM: &str =
     "UPDATE items SET status = status WHERE id = (SELECT item_id FROM claims WHERE id = $1)";
-const TITLE: &str = "SELECT title FROM items WHERE id = $1";
+pub(super) const TITLE: &str = "SELECT title FROM items WHERE id = $1";
 const HAS_OPEN: &str = "SELECT COUNT(*) FROM claims WHERE item_id = $1 AND claimant = $2 AND status = 'open'";
 const INSERT_CLAIM: &str = concat!(
     "INSERT INTO claims (item_id, claimant, message, status, created_at) \
@@ -145,6 +147,8 @@ struct ClaimRow {
     post_paid_by: Option<String>,
     post_carrier: Option<String>,
     post_tracking: Option<String>,
+    claimant_name: Option<String>,
+    claimant_email: Option<String>,
 }
 
 impl From<ClaimRow> for Claim {
@@ -195,6 +199,10 @@ impl From<ClaimRow> for Claim {
             decided_by: row.decided_by,
             settled,
             post,
+            contact: Contact {
+                name: row.claimant_name.unwrap_or_default(),
+                email: row.claimant_email,
+            },
         }
     }
 }
@@ -222,7 +230,7 @@ async fn return_item(tx: &mut impl Tx, id: ClaimId, now: i64) -> sqlx::Result<Op
 }
 
 /// Claim `id` as it stands, its item's row locked first, when `may` allows the change.
-async fn claim_to_change(
+pub(super) async fn claim_to_change(
     tx: &mut impl Tx,
     id: ClaimId,
     may: impl FnOnce(&Claim) -> Result<(), ClaimRefusal>,

@@ -37,6 +37,7 @@ pub(super) struct ItemRow {
     returned_at: Option<i64>,
     finder_name: Option<String>,
     finder_contact: Option<String>,
+    verification: Option<String>,
     disposed_at: Option<i64>,
     disposal_method: Option<String>,
     disposal_note: Option<String>,
@@ -59,6 +60,7 @@ impl ItemRow {
                 name: row.finder_name,
                 contact: row.finder_contact,
             }),
+            verification: row.verification,
             // The column's CHECK admits the five methods only.
             disposal: row
                 .disposed_at
@@ -105,7 +107,7 @@ pub(super) use open_item;
 macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
-         created_at, created_by, returned_at, finder_name, finder_contact, disposed_at, disposal_method, \
+         created_at, created_by, returned_at, finder_name, finder_contact, verification, disposed_at, disposal_method, \
          disposal_note, closed_at, version, site_id, bin_id, transit_to, \
          (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days"
     };
@@ -122,11 +124,11 @@ pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHE
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
      created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
-     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id) \
+     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id, verification) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
      $20, $21, $22, $23, $24, $11, \
      COALESCE($25, (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)), \
-     $26) RETURNING ",
+     $26, $27) RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
@@ -187,6 +189,7 @@ macro_rules! insert_row {
         )
         .bind(item.site())
         .bind(item.bin())
+        .bind(item.verification())
         .fetch_one(&mut *$pool)
         .await?;
         if let Some(photo) = photo {
@@ -218,7 +221,7 @@ const EDIT_ITEM: &str = concat!(
      photo_version = $9, version = $10, derived_at = $11, \
      status = CASE WHEN $12 THEN 'pending' ELSE status END, \
      cat_key = $13, search_words = $14, place_words = $15, geo_x = $16, geo_y = $17, geo_z = $18, \
-     radius_sin = $19, radius_cos = $20 \
+     radius_sin = $19, radius_cos = $20, verification = $21 \
      WHERE id = $1 RETURNING ",
     item_columns!()
 );
@@ -439,6 +442,7 @@ impl Store {
             );
             let (cat, place) = (text(edit.cat(), &before.cat), text(edit.place(), &before.place));
             let radius = edit.radius().unwrap_or(before.radius);
+            let verification = text(edit.verification(), &before.verification);
             let derived = Derived::of(&Source {
                 title: &title,
                 desc: desc.as_deref(),
@@ -480,6 +484,7 @@ impl Store {
                     .bind(pending),
                 derived
             )
+            .bind(verification.as_deref())
             .fetch_one(&mut *pool)
             .await?;
             record_change(pool, id, actor, now, &ItemChange::Edited(edit)).await?;

@@ -7,6 +7,7 @@
 mod account_mail;
 mod backup;
 mod bins;
+mod claim_messages;
 mod claims;
 mod custody;
 mod derived;

@@ -4,8 +4,8 @@
 use super::{IN_TRANSIT, check_at};
 use crate::{
     domain::{
-        Claim, ClaimId, ClaimRefusal, Committed, Handover, Item, ItemKind, Lang, Settled, Settlement, User,
-        access::Action, matching, receipt::Receipt,
+        Claim, ClaimId, ClaimMessage, ClaimRefusal, Committed, Handover, Item, ItemKind, Lang, Settled, Settlement,
+        User, access::Action, matching, receipt::Receipt,
     },
     error::{AppError, Result},
     meaning,
@@ -92,11 +92,7 @@ pub async fn cancel(state: &AppState, user: &User, id: ClaimId, reason: &str) ->
 /// The receipt of collected claim `id`, for its claimant or the staff of its item's site, in
 /// `lang`.
 pub async fn receipt(state: &AppState, user: &User, id: ClaimId, lang: Lang) -> Result<String> {
-    let claim = state.store.claim(id).await?.ok_or(ClaimRefusal::NoClaim)?;
-    let item = state.store.item(claim.item_id).await?.ok_or(ClaimRefusal::NoClaim)?;
-    if claim.claimant != user.id {
-        check_at(user, Action::Decide, item.site_id).map_err(|_| ClaimRefusal::NotClaimant)?;
-    }
+    let (claim, item) = party_to(state, user, id).await?;
     let Some(Settled {
         at,
         by,
@@ -130,6 +126,33 @@ pub async fn receipt(state: &AppState, user: &User, id: ClaimId, lang: Lang) -> 
         at: &at,
     };
     Ok(receipt.html(lang))
+}
+
+/// Claim `id` with its conversation, oldest first, for its claimant or the staff of its
+/// item's site.
+pub async fn conversation(state: &AppState, user: &User, id: ClaimId) -> Result<(Claim, Vec<ClaimMessage>)> {
+    let (claim, _) = party_to(state, user, id).await?;
+    let messages = state.store.claim_messages(id).await?;
+    Ok((claim, messages))
+}
+
+/// Writes in claim `id`'s conversation, as its claimant or staff of its item's site; the
+/// other side is told.
+pub async fn write(state: &AppState, user: &User, id: ClaimId, text: &str) -> Result<(Claim, ClaimMessage)> {
+    let (claim, _) = party_to(state, user, id).await?;
+    let written = state.store.write_claim_message(id, &user.id, text, now_ms()).await?;
+    Ok((claim, state.events.publish(written)?))
+}
+
+/// Claim `id` and its item, when `user` is its claimant or staff of the item's site: the two
+/// sides of a claim, who alone read its receipt and its conversation.
+async fn party_to(state: &AppState, user: &User, id: ClaimId) -> Result<(Claim, Item)> {
+    let claim = state.store.claim(id).await?.ok_or(ClaimRefusal::NoClaim)?;
+    let item = state.store.item(claim.item_id).await?.ok_or(ClaimRefusal::NoClaim)?;
+    if claim.claimant != user.id {
+        check_at(user, Action::Decide, item.site_id).map_err(|_| ClaimRefusal::NotClaimant)?;
+    }
+    Ok((claim, item))
 }
 
 /// A receipt is written once the item is handed over.

@@ -15,6 +15,8 @@ use crate::{
 
 /// What a reporter hears correcting a report that is no longer open.
 pub const CANNOT_EDIT: &str = "Item cannot be edited";
+/// What a reporter hears sending verification details: only staff record them.
+pub const STAFF_VERIFY: &str = "Only staff record verification details";
 
 /// Reports an item, or (staff) takes in one handed in at the desk, at the site and in the bin
 /// [`placed`] gives it.
@@ -137,6 +139,9 @@ pub async fn edit(state: &AppState, user: &User, item: &Item, edit: &ReportEdit)
     }
     if !staff && !item.is_open() {
         return Err(AppError::invalid(CANNOT_EDIT));
+    }
+    if !staff && edit.verification().is_some() {
+        return Err(AppError::NotAllowed(STAFF_VERIFY));
     }
     let review_again = !staff && state.config.custody.review_edits;
     let edited = state

@@ -49,5 +49,6 @@ mod staff;
 mod startup;
 mod takeover;
 mod throttle;
+mod verification;
 mod web_assets;
 mod whole_lists;

@@ -100,14 +100,21 @@ export async function fetchPage(url) {
 /** The titles of items named by id (claims name their item so), in one request: a Map from
  *  id to title, `Item ID` for one that cannot be read (deleted since). */
 export async function itemTitles(ids) {
+  const items = await itemsById(ids);
+  return new Map([...items].map(([id, item]) => [id, item.title]));
+}
+
+/** Items `ids`, with `fields` besides their id and title, by id, in one request; an item that
+ *  cannot be read stands as its id alone. */
+export async function itemsById(ids, fields = []) {
   const unique = [...new Set(ids)];
-  const titles = new Map(unique.map((id) => [id, t("item.fallbackTitle", { id })]));
-  if (unique.length === 0) return titles;
+  const items = new Map(unique.map((id) => [id, { id, title: t("item.fallbackTitle", { id }) }]));
+  if (unique.length === 0) return items;
   try {
-    const { items } = await fetchPage(itemsUrl({ ids: unique.join(","), fields: "id,title", limit: 200 }));
-    for (const item of items) titles.set(item.id, item.title);
+    const { items: found } = await fetchPage(itemsUrl({ ids: unique.join(","), fields: ["id", "title", ...fields].join(","), limit: 200 }));
+    for (const item of found) items.set(item.id, item);
   } catch {
     // Ids alone say enough to act on the claims.
   }
-  return titles;
+  return items;
 }

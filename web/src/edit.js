@@ -1,5 +1,6 @@
 // Correcting a report from its view: its reporter while it is open, its desk's staff at any
-// time — the title, the description, the category, the place in words and the photo. (The
+// time — the title, the description, the category, the place in words and the photo; staff
+// also the verification details of a found item. (The
 // point on the map stays where the report put it: the API changes it, the form does not yet.)
 import { attempt, showingErrors } from "./api.js";
 import { ask } from "./ask.js";
@@ -9,8 +10,10 @@ import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 
 /** Asks for `item`'s corrections; resolves with the corrected item (`id`, `status`), or null
- *  when cancelled. */
+ *  when cancelled. Its verification details are asked for when `item` carries the key (staff
+ *  read it on found items). */
 export function editReport(item) {
+  const verifies = item.kind === "found" && "verification" in item;
   const category = h("select", { id: "edit-cat", name: "cat" }, h("option", { value: "" }, t("common.uncategorised")));
   addCategoryOptions(category);
   // A category typed elsewhere (not one of ours) stays on offer.
@@ -32,12 +35,18 @@ export function editReport(item) {
       h("label", { for: "edit-photo" }, t("edit.newPhoto"), " ", h("span", { class: "meta" }, t("common.optional"))),
       h("input", { id: "edit-photo", name: "photo", type: "file", accept: "image/*" }),
       item.photoUrl ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "noPhoto" }), t("edit.removePhoto")) : null,
+      // Read only by staff: the item view asked for them, so the field shows for staff alone.
+      ...(verifies ? [
+        h("label", { for: "edit-verification" }, t("edit.verification")),
+        h("textarea", { id: "edit-verification", name: "verification", maxlength: 1000, rows: 2 }, item.verification ?? ""),
+      ] : []),
     ],
     confirm: t("common.save"),
     submit: async (form) => {
       const f = form.elements;
       const text = (field) => field.value.trim() || null;
       const body = { title: f.title.value, desc: text(f.desc), cat: f.cat.value || null, place: text(f.place) };
+      if (verifies) body.verification = text(f.verification);
       const file = f.photo.files[0];
       if (file) {
         body.imgData = await showingErrors(scaledPhoto(file));

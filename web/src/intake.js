@@ -81,14 +81,15 @@ export class Intake {
     this.logged = null;
   }
 
-  /** The form emptied, but for the desk and the bin: the next item is likely theirs too. */
+  /** The form emptied, but for the desk, the bin and where it was found: a batch handed in
+   *  together (a lecture hall's end-of-day box) is likely all theirs. */
   resetKeepingDesk() {
     const f = this.form.elements;
-    const [site, bin] = [f.site.value, f.bin.value];
+    const kept = ["site", "bin", "place", "lat", "lng", "radius"].map((name) => [name, f[name].value]);
     this.form.reset();
+    for (const [name, value] of kept) f[name].value = value;
     this.place.draw();
-    [f.site.value, f.bin.value] = [site, bin];
-    f.storagePlace.disabled = Boolean(bin);
+    f.storagePlace.disabled = Boolean(f.bin.value);
   }
 
   /** Back to an empty form for the next item. */
@@ -117,6 +118,7 @@ export class Intake {
       binId: Number(f.bin.value) || undefined,
       ...this.place.value(),
       finder: finder.name || finder.contact ? finder : null,
+      verification: text(f.verification),
     };
     const file = f.photo.files[0];
     if (file) {

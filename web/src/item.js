@@ -31,7 +31,7 @@ const FIELDS = [
 ].join(",");
 /** What staff see besides: who handed a found item in, how long it is kept, its bin, and
  *  the desk it is on its way to. */
-const STAFF_FIELDS = `${FIELDS},finder,holdUntil,binId,transitTo`;
+const STAFF_FIELDS = `${FIELDS},finder,verification,holdUntil,binId,transitTo`;
 /** How the user's own claim reads, by its state. */
 const CLAIM_WORDS = {
   get open() { return t("item.claim.open"); },
@@ -153,6 +153,7 @@ export class ItemDialog {
       item.disposedAt ? [t("item.disposedOf"), disposalWords(item)] : null,
       item.closedAt ? [t("outcome.closed"), formatTime(item.closedAt)] : null,
       staff && item.finder ? [t("item.handedInBy"), [item.finder.name, item.finder.contact].filter(Boolean).join(" · ")] : null,
+      staff && item.verification ? [t("review.verification"), item.verification] : null,
       staff && item.holdUntil && open ? [t("item.keptUntil"), formatTime(item.holdUntil)] : null,
     ].filter(Boolean);
     document.getElementById("item-fields").replaceChildren(...fields.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));

@@ -1,12 +1,13 @@
 // My reports, for a logged-in user: the claims they made and what became of them (an open
 // one can be withdrawn, an accepted one can be posted instead, a collected one has its
-// receipt), then everything they reported, in every state, a page at a time,
+// receipt; each has its conversation with the desk), then everything they reported, in every state, a page at a time,
 // each with its state, where it is kept (while it is), the reports of the other kind that are
 // likely the same object, and Close report while it is open. A lost report's likely matches
 // each have This is mine (the found item's claim form) and Not mine (gone, with Undo).
 import { attempt, itemTitles, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { CARD_FIELDS, itemCard } from "./cards.js";
+import { conversation } from "./conversation.js";
 import { ITEMS_CHANGED, closeReport, isOpen, withdrawClaim } from "./custody.js";
 import { h, formatTime } from "./dom.js";
 import { formatDistance, t, tn } from "./i18n.js";
@@ -143,7 +144,8 @@ export class Mine {
         claim.status === "accepted" && !claim.post ? postRequestForm(claim, titles.get(claim.itemId), () => this.showClaims()) : null,
         claim.post ? h("p", { class: "meta" }, postLine(claim)) : null,
         claim.status === "cancelled" ? h("p", { class: "meta" }, settledLine(claim)) : null,
-        claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null));
+        claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null,
+        conversation(claim, { desk: false })));
     document.getElementById("my-claims-list").replaceChildren(...entries);
     section.hidden = entries.length === 0;
   }

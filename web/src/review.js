@@ -1,15 +1,18 @@
-// Review, for staff: claims to decide (accepting one makes the item ready for pickup, then
-// handed over with an ID check or called off), found
+// Review, for staff: claims to judge — the claimant's words, how to reach them and the
+// verification details recorded at intake side by side, and a private conversation with
+// them — and decide (accepting one makes the item ready for pickup, then handed over with
+// an ID check or called off), found
 // items due for disposal, and the reports by state: approve or reject (only the move that
 // changes something), record where an item is kept, print its label (or choose several and
 // print their labels on one sheet), delete (after a confirmation), and read what was done to
 // it (its history). A report waiting for review shows its likely matches — a found item handed
 // in may be someone's lost report — read as its card comes into view, a few at a time.
-import { attempt, itemTitles, itemsUrl } from "./api.js";
+import { attempt, itemsById, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { ITEMS_CHANGED, OUTCOME_FIELDS, isOpen, outcomeBadge } from "./custody.js";
 import { categoryName } from "./categories.js";
+import { conversation } from "./conversation.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { fillDeskChoice } from "./desks.js";
@@ -111,17 +114,20 @@ export class Review {
   }
 
   async refreshClaims() {
-    const query = new URLSearchParams({ status: this.claimsStatus.value });
+    const query = new URLSearchParams({ status: this.claimsStatus.value, contact: true });
     if (this.site.value) query.set("site", this.site.value);
     const claims = await attempt("GET", `/api/claims?${query}`);
     if (!claims) return;
-    // Each claim names its item by id: their titles in one request.
-    const titles = await itemTitles(claims.map((c) => c.itemId));
-    const cards = claims.map((claim) => this.claimCard(claim, titles.get(claim.itemId)));
+    // Each claim names its item by id: their titles and verification details in one request.
+    const items = await itemsById(claims.map((c) => c.itemId), ["verification"]);
+    const cards = claims.map((claim) => this.claimCard(claim, items.get(claim.itemId)));
     this.claims.replaceChildren(...(cards.length ? cards : [h("li", { class: "hint" }, t("review.noClaims"))]));
   }
 
-  claimCard(claim, title) {
+  /** A claim on `item`: what the claimant says, how to reach them and what the desk
+   *  recorded at intake, side by side; its conversation; and what may be done next. */
+  claimCard(claim, item) {
+    const title = item.title;
     const decider = { user: claim.decidedBy, date: formatTime(claim.decided_at) };
     const decided = claim.status === "open"
       ? t("review.claimedOn", { date: formatTime(claim.created_at) })
@@ -133,6 +139,11 @@ export class Review {
       this.refreshClaims();
       this.refresh();
     };
+    const { name, email } = claim.contact ?? {};
+    const column = (key, heading, ...body) => {
+      const id = `judge-${claim.id}-${key}`;
+      return h("div", { class: "judge-column", role: "group", "aria-labelledby": id }, h("h4", { id }, heading), ...body);
+    };
     return h(
       "li",
       { class: "review-card claim-card" },
@@ -141,10 +152,17 @@ export class Review {
         {},
         h("h3", {}, h("button", { type: "button", class: "link", onclick: () => this.dialog.open(claim.itemId) }, title)),
         h("p", { class: "meta" }, `${t("review.saysTheirs", { user: claim.claimant })} · ${decided}`),
-        h("blockquote", {}, claim.message),
+        h("div", { class: "judge" },
+          column("words", t("review.theirWords"), h("blockquote", {}, claim.message)),
+          column("contact", t("review.contact"),
+            h("p", {}, name || claim.claimant),
+            email ? h("p", {}, h("a", { href: `mailto:${email}` }, email)) : h("p", { class: "hint" }, t("review.noEmail"))),
+          column("verification", t("review.verification"),
+            item.verification ? h("p", { class: "verification" }, item.verification) : h("p", { class: "hint" }, t("review.noVerification")))),
         settled ? h("p", { class: "meta" }, settled) : null,
         claim.status === "accepted" && claim.post ? h("p", { class: "meta" }, postLine(claim)) : null,
         claim.status === "collected" ? h("p", {}, receiptLink(claim)) : null,
+        conversation(claim, { desk: true }),
         claim.status === "open"
           ? h("div", { class: "actions" }, decide(t("review.acceptClaim"), "accepted"), decide(t("review.rejectClaim"), "rejected", "secondary"))
           : null,

@@ -88,6 +88,8 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await form.getByLabel("Radius (m)").fill("15");
   await form.getByLabel("Finder's name").fill("Ada Finder");
   await form.getByLabel("Finder's contact").fill("ada@example.org");
+  await form.getByLabel("Place", { exact: true }).fill("Lecture hall B");
+  await form.getByLabel(/^Verification details/).fill("A duck sticker on the lid; a fork inside");
   assert.deepEqual(await unlabelledFields(page), []);
   await screenshot(page, "intake-desktop");
   await form.getByRole("button", { name: "Log item" }).click();
@@ -100,12 +102,13 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await page.getByRole("status").getByText(`Item ${number} “${title}” is logged.`).waitFor();
   await screenshot(page, "intake-done-desktop");
   const admin = await asAdmin();
-  const stored = await admin("GET", `/api/items/${id}?fields=title,kind,status,storagePlace,finder,photoUrl,holdUntil`);
+  const stored = await admin("GET", `/api/items/${id}?fields=title,kind,status,storagePlace,finder,verification,photoUrl,holdUntil`);
   assert.deepEqual(
     { ...stored, photoUrl: Boolean(stored.photoUrl), holdUntil: Boolean(stored.holdUntil) },
     {
       title, kind: "found", status: "approved", storagePlace: "Shelf C3",
-      finder: { name: "Ada Finder", contact: "ada@example.org" }, photoUrl: true, holdUntil: true,
+      finder: { name: "Ada Finder", contact: "ada@example.org" }, verification: "A duck sticker on the lid; a fork inside",
+      photoUrl: true, holdUntil: true,
     },
   );
 
@@ -121,13 +124,23 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await page.getByRole("button", { name: "Back" }).click();
   await done.getByText(number).waitFor();
 
+  // The next item of a batch: the form is empty but for the desk and where it was found.
+  assert.equal(await done.getByRole("link", { name: "View the item" }).getAttribute("href"), `#/items/${id}`);
+  await done.getByRole("button", { name: "Log another item" }).click();
+  await form.getByLabel("Title").waitFor();
+  assert.equal(await form.getByLabel("Place", { exact: true }).inputValue(), "Lecture hall B");
+  assert.notEqual(await form.getByLabel("Latitude").inputValue(), "");
+  assert.equal(await form.getByLabel("Radius (m)").inputValue(), "15");
+  for (const name of ["Title", "Finder's name", /^Verification details/]) assert.equal(await form.getByLabel(name).inputValue(), "");
+
   // Staff see the finder and how long it is kept in the item's view.
-  await done.getByRole("link", { name: "View the item" }).click();
+  await page.goto(`${service.base}/#/items/${id}`);
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("heading", { name: title }).waitFor();
   await field(dialog, "Handed in by").getByText("Ada Finder · ada@example.org").waitFor();
   await field(dialog, "Kept until").waitFor();
   await field(dialog, "Kept at").getByText("Shelf C3").waitFor();
+  await field(dialog, "Verification details").getByText("A duck sticker on the lid; a fork inside").waitFor();
   await dialog.locator("#item-fields dd", { hasText: "Plastic, <b>two</b> compartments." }).waitFor();
   await count(dialog.locator("#item-fields b"), 0); // user text is not HTML
   await screenshot(page, "item-staff-desktop");
@@ -145,9 +158,10 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await other.getByRole("dialog").getByRole("heading", { name: title }).waitFor();
   await field(other.getByRole("dialog"), "Kept at").waitFor();
   await count(other.locator("#item-fields dt", { hasText: "Handed in by" }), 0);
+  await count(other.locator("#item-fields dt", { hasText: "Verification details" }), 0);
   await count(other.getByRole("dialog").getByRole("button", { name: "Print label" }), 0);
   const asked = other.requests.filter((url) => url.pathname === `/api/items/${id}`);
-  assert.ok(asked.length > 0 && asked.every((url) => !url.searchParams.get("fields").split(",").includes("finder")));
+  assert.ok(asked.length > 0 && asked.every((url) => !url.searchParams.get("fields").split(",").some((key) => ["finder", "verification"].includes(key))));
   const alice = await asAlice();
   assert.equal("finder" in (await alice("GET", `/api/items/${id}?fields=id,finder`)), false);
   noPageErrors(other);
@@ -504,6 +518,66 @@ test("by post: the owner gives an address in My reports, staff set the postage, 
   await entry.getByText("Posted: DHL, tracking number JD014600003").waitFor();
   await screenshot(phone, "post-sent-phone");
   noPageErrors(page);
+  noPageErrors(phone);
+});
+
+test("staff judge a claim with its description, the claimant's contact and the verification details side by side, and write to her privately", async () => {
+  const admin = await asAdmin();
+  const item = await admin("POST", "/api/items?fields=id", {
+    title: "Brown leather wallet", kind: "found", status: "approved", lat: 51.6, lng: -0.2, radius: 10,
+    verification: "A library card for A. Student; a folded bus ticket",
+  });
+
+  // The claim form asks her to describe it.
+  const page = await open("/");
+  await login(page, "alice", "alice-demo-pass");
+  await page.goto(`${service.base}/#/browse/${item.id}`);
+  const dialog = page.getByRole("dialog", { name: "Brown leather wallet" });
+  const claimForm = dialog.locator("#claim-form");
+  await claimForm.getByLabel("Describe it: what is inside, marks, colour, where you lost it (only staff read it)")
+    .fill("My library card is in it, and an old bus ticket");
+  await claimForm.getByRole("button", { name: "Claim it" }).click();
+  await page.getByText("Your claim is sent. Staff will check it and tell you.").first().waitFor();
+
+  // The desk: her words, her contact and what was recorded at intake, side by side.
+  const desk = await open("/#/review");
+  await login(desk, "admin", "admin-demo-pass");
+  const card = desk.locator(".claim-card", { hasText: "Brown leather wallet" });
+  await card.getByRole("group", { name: "How they describe it" }).getByText("My library card is in it, and an old bus ticket").waitFor();
+  await card.getByRole("group", { name: "Claimant" }).getByText("Alice Student").waitFor();
+  await card.getByRole("group", { name: "Verification details" }).getByText("A library card for A. Student; a folded bus ticket").waitFor();
+  const columns = await card.locator(".judge-column").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+  assert.equal(new Set(columns).size, 1, "side by side on a desktop");
+  await card.getByRole("button", { name: "Messages with the claimant" }).click();
+  await card.getByText("No messages yet.").waitFor();
+  await card.getByLabel("Write to the claimant (only they read it)").fill("Which bus was the ticket for?");
+  await card.getByRole("button", { name: "Send" }).click();
+  await card.locator(".talk-log li", { hasText: "Which bus was the ticket for?" }).waitFor();
+  assert.deepEqual(await unlabelledFields(desk), []);
+  await screenshot(desk, "claim-judge-desktop");
+
+  // She reads it in My reports and answers; nobody else sees it.
+  await page.goto(`${service.base}/#/mine`);
+  const entry = page.locator("#my-claims-list > li", { hasText: "Brown leather wallet" });
+  await entry.getByRole("button", { name: "Messages with the desk" }).click();
+  await entry.locator(".talk-log li", { hasText: "Desk" }).getByText("Which bus was the ticket for?").waitFor();
+  await entry.getByLabel("Write to the desk (only its staff read it)").fill("The number 73, last Tuesday");
+  await entry.getByRole("button", { name: "Send" }).click();
+  await entry.locator(".talk-log li", { hasText: "You" }).getByText("The number 73, last Tuesday").waitFor();
+  await screenshot(page, "claim-talk-claimant-desktop");
+  const bob = await asBob();
+  await assert.rejects(bob("GET", `/api/claims/${(await admin("GET", `/api/items/${item.id}/claims`))[0].id}/messages`), /Not your claim/);
+
+  // The desk's card reads the answer; on a phone the three columns stack.
+  const phone = await open("/#/review", { size: "phone" });
+  await login(phone, "admin", "admin-demo-pass");
+  const small = phone.locator(".claim-card", { hasText: "Brown leather wallet" });
+  await small.getByRole("button", { name: "Messages with the claimant" }).click();
+  await small.locator(".talk-log li", { hasText: "The number 73, last Tuesday" }).waitFor();
+  await noHorizontalOverflow(phone, "Review with a claim to judge");
+  await screenshot(phone, "claim-judge-phone");
+  noPageErrors(page);
+  noPageErrors(desk);
   noPageErrors(phone);
 });
 
