@@ -3,6 +3,7 @@
 // stays in use until it is opened) or removing it; and changing the password.
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
+import { confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { PasswordForm } from "./password.js";
@@ -63,9 +64,11 @@ export class Account {
   }
 
   async removeAddress() {
-    const question = t("account.removeConfirm");
-    if (!window.confirm(question)) return;
-    const answer = await attempt("PATCH", "/api/me", { email: null });
+    const answer = await confirmFirst({
+      question: t("account.removeConfirm"),
+      confirm: t("account.removeEmail"),
+      act: () => attempt("PATCH", "/api/me", { email: null }),
+    });
     if (!answer) return;
     this.render(answer);
     this.form.elements.email.focus();

@@ -6,6 +6,7 @@
 // end their own session: they change it in My account).
 import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
+import { confirmFirst } from "./ask.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -180,10 +181,15 @@ export class Accounts {
     return form;
   }
 
-  disable(account, path) {
-    const question = t("accounts.disableConfirm", { id: account.id, name: account.name });
-    if (!window.confirm(question)) return;
-    this.change(account, "PATCH", path, { disabled: true }, t("accounts.disabledDone", { id: account.id }));
+  async disable(account, path) {
+    const disabled = await confirmFirst({
+      question: t("accounts.disableConfirm", { id: account.id, name: account.name }),
+      confirm: t("accounts.disable"),
+      act: () => attempt("PATCH", path, { disabled: true }),
+    });
+    if (!disabled) return;
+    showNotice(t("accounts.disabledDone", { id: account.id }));
+    this.refresh(account.id);
   }
 
   /** Makes one change to `account`; once done, says `done` and shows the list anew. */

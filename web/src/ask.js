@@ -1,5 +1,5 @@
 // A question in a modal dialog: a few fields, a button that answers it and Cancel (or Escape,
-// or ×). The answer is sent before the dialog closes: when the service refuses it, the error
+// or ×); or, before something that cannot be undone, the question alone (`confirmFirst`). The answer is sent before the dialog closes: when the service refuses it, the error
 // shows inside the dialog and what was typed stays, to correct or cancel.
 import { announceWithin } from "./announce.js";
 import { h } from "./dom.js";
@@ -17,12 +17,13 @@ let asked = 0;
 export function ask({ title, intro, fields, confirm, danger = false, submit }) {
   const id = `ask-${++asked}`;
   const button = h("button", { type: "submit", class: danger ? "danger" : null }, confirm);
+  const cancel = h("button", { type: "button", class: "secondary", onclick: () => dialog.close() }, t("common.cancel"));
   const form = h(
     "form",
     { class: "stack" },
-    intro ? h("p", { id: `${id}-intro` }, intro) : null,
+    intro ? h("p", { id: `${id}-intro`, class: "ask-intro" }, intro) : null,
     ...fields,
-    h("p", { class: "actions" }, button, h("button", { type: "button", class: "secondary", onclick: () => dialog.close() }, t("common.cancel"))),
+    h("p", { class: "actions" }, button, cancel),
   );
   const dialog = h(
     "dialog",
@@ -54,14 +55,24 @@ export function ask({ title, intro, fields, confirm, danger = false, submit }) {
     dialog.addEventListener("close", () => {
       announceWithin(regions);
       dialog.remove();
-      // Cancelled: back where the question came from. Answered: the caller decides, as
-      // what was pressed may be gone.
-      if (!result && focusBefore?.isConnected) focusBefore.focus();
+      // Back where the question came from; once answered, the caller may move it on, as
+      // what was pressed may be going.
+      if (focusBefore?.isConnected) focusBefore.focus();
       resolve(result || null);
     });
     document.body.append(dialog);
     dialog.showModal();
     announceWithin(dialog);
-    form.querySelector("input, select, textarea")?.focus();
+    // A question without fields starts on Cancel: Enter alone never destroys anything.
+    (form.querySelector("input, select, textarea") ?? cancel).focus();
   });
+}
+
+/**
+ * Asks `question` in the app's own dialog before something that cannot be undone, `detail`
+ * below it; `act()` runs when `confirm` (a red button) is pressed and resolves truthy once
+ * done — its error shows in the dialog otherwise. Resolves with that result, or null.
+ */
+export function confirmFirst({ question, detail, confirm, act }) {
+  return ask({ title: question, intro: detail, fields: [], confirm, danger: true, submit: act });
 }

@@ -4,7 +4,7 @@
 // recording its disposal. Also withdrawing one's claim on an item.
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
-import { ask } from "./ask.js";
+import { ask, confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 
@@ -131,8 +131,12 @@ export async function disposeItem(item) {
 /** Withdraws `claim` (on the item titled `title`) after a confirmation; resolves true once
  *  withdrawn. */
 export async function withdrawClaim(claim, title) {
-  if (!window.confirm(t("claim.withdrawConfirm", { title }))) return false;
-  if (!(await attempt("DELETE", `/api/claims/${claim.id}`))) return false;
+  const withdrawn = await confirmFirst({
+    question: t("claim.withdrawConfirm", { title }),
+    confirm: t("common.withdrawClaim"),
+    act: () => attempt("DELETE", `/api/claims/${claim.id}`),
+  });
+  if (!withdrawn) return false;
   showNotice(t("claim.withdrawn", { title }));
   return true;
 }

@@ -5,6 +5,7 @@
 // it holds.
 import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
+import { confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
@@ -211,8 +212,12 @@ export class Desks {
   }
 
   async removeBin(bin) {
-    if (!window.confirm(t("desks.removeBinConfirm", { code: bin.code }))) return;
-    if (!(await attempt("DELETE", `/api/bins/${bin.id}`))) return;
+    const removed = await confirmFirst({
+      question: t("desks.removeBinConfirm", { code: bin.code }),
+      confirm: t("desks.removeBin"),
+      act: () => attempt("DELETE", `/api/bins/${bin.id}`),
+    });
+    if (!removed) return;
     showNotice(t("desks.binRemoved", { code: bin.code }));
     this.load();
   }
@@ -255,8 +260,12 @@ export class Desks {
   }
 
   async removeSite(site) {
-    if (!window.confirm(t("desks.removeConfirm", { name: site.name }))) return;
-    if (!(await attempt("DELETE", `/api/sites/${site.id}`))) return;
+    const removed = await confirmFirst({
+      question: t("desks.removeConfirm", { name: site.name }),
+      confirm: t("desks.remove"),
+      act: () => attempt("DELETE", `/api/sites/${site.id}`),
+    });
+    if (!removed) return;
     this.state.sites = this.state.sites.filter((s) => s.id !== site.id);
     this.picker.value = "";
     this.fillPicker();

@@ -4,6 +4,7 @@
 // anywhere leaves every log it is shown in.
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
+import { confirmFirst } from "./ask.js";
 import { h, formatTime } from "./dom.js";
 import { t } from "./i18n.js";
 import { nickFrom } from "./nick.js";
@@ -56,8 +57,13 @@ function sender(user) {
 }
 
 async function remove(msg) {
-  if (!window.confirm(`${t("chat.deleteConfirm", { nick: msg.nick })}\n\n“${msg.text}”`)) return;
-  if (!(await attempt("DELETE", `/api/messages/${msg.id}`))) return;
+  const deleted = await confirmFirst({
+    question: t("chat.deleteConfirm", { nick: msg.nick }),
+    detail: `“${msg.text}”`,
+    confirm: t("common.delete"),
+    act: () => attempt("DELETE", `/api/messages/${msg.id}`),
+  });
+  if (!deleted) return;
   removeEntry(msg.id);
   showNotice(t("chat.deleted"));
 }

@@ -9,6 +9,7 @@
 // in may be someone's lost report — read as its card comes into view, a few at a time.
 import { attempt, itemsById, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
+import { confirmFirst } from "./ask.js";
 import { KINDS, STATES, thumbnail } from "./cards.js";
 import { ITEMS_CHANGED, OUTCOME_FIELDS, isOpen, outcomeBadge } from "./custody.js";
 import { categoryName } from "./categories.js";
@@ -295,8 +296,12 @@ export class Review {
   }
 
   async remove(item) {
-    if (!window.confirm(t("review.deleteConfirm", { title: item.title }))) return;
-    if (!(await attempt("DELETE", `/api/items/${item.id}`))) return;
+    const deleted = await confirmFirst({
+      question: t("review.deleteConfirm", { title: item.title }),
+      confirm: t("common.delete"),
+      act: () => attempt("DELETE", `/api/items/${item.id}`),
+    });
+    if (!deleted) return;
     showNotice(t("review.deleted", { title: item.title }));
     this.choose(item, false);
     this.refresh();

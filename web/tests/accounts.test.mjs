@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, postJson, screenshot, signIn, tryLogin,
+  confirmInApp, count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, postJson, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -98,14 +98,17 @@ test("disabling an account ends its sessions at once; enabling it lets its user 
   const page = await open("/#/accounts");
   await login(page, "admin", "admin-demo-pass");
   const card = accountCard(page, "Dave Example");
-  let question;
-  page.once("dialog", (dialog) => {
-    question = dialog.message();
-    dialog.accept();
-  });
   const disable = card.getByRole("button", { name: "Disable" });
   assert.equal(await disable.getAttribute("class"), "danger secondary");
+  // Asked in the app's own dialog, which starts on Cancel; cancelled, nothing changes.
   await disable.click();
+  await page.locator("dialog.ask-dialog").getByRole("button", { name: "Cancel", exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Cancel");
+  await screenshot(page, "confirm-disable-desktop");
+  await confirmInApp(page, { cancel: true });
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Disable", "back on the button");
+  await disable.click();
+  const question = await confirmInApp(page);
   await page.getByText("“dave” is disabled and logged out everywhere.").waitFor();
   assert.match(question, /Disable “dave” \(Dave Example\)\? They are logged out at once/);
   await card.locator(".state", { hasText: "Disabled" }).waitFor();

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { count, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, unlabelledFields, useService } from "./harness.mjs";
+import { confirmInApp, count, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, unlabelledFields, useService } from "./harness.mjs";
 
 // A 64×48 red PNG with a white disc (as the report test sends).
 const PHOTO = Buffer.from(
@@ -52,16 +52,6 @@ async function labelsLoaded(page, n) {
     () => [...document.querySelectorAll("#labels-sheet img")].every((img) => img.complete && img.naturalWidth > 0),
   );
   return images;
-}
-
-/** Accepts the next confirmation the page asks for; resolves with its question. */
-function accept(page) {
-  return new Promise((resolve) => {
-    page.once("dialog", async (dialog) => {
-      await dialog.accept();
-      resolve(dialog.message());
-    });
-  });
 }
 
 /** The card of report `title` in My reports (other cards may name it as a match). */
@@ -416,9 +406,8 @@ test("a claimant withdraws an open claim; an accepted one says where to collect 
   const entry = page.locator("#my-claims-list > li", { hasText: "Tartan flask" });
   await entry.getByText("waiting for staff").waitFor();
   await screenshot(page, "my-claims-withdraw-desktop");
-  const asked = accept(page);
   await entry.getByRole("button", { name: "Withdraw claim on Tartan flask" }).click();
-  assert.match(await asked, /^Withdraw your claim on “Tartan flask”\?/);
+  assert.match(await confirmInApp(page), /^Withdraw your claim on “Tartan flask”\?/);
   await page.getByRole("status").getByText("Your claim on “Tartan flask” is withdrawn.").waitFor();
   await entry.getByText("withdrawn").waitFor();
   await count(entry.getByRole("button", { name: /^Withdraw/ }), 0);
@@ -459,9 +448,8 @@ test("a claimant withdraws an open claim; an accepted one says where to collect 
   const mine = flask.getByRole("region", { name: "Your claim" });
   await mine.getByText("You claimed it").waitFor();
   await count(flask.locator("#claim-form:visible"), 0);
-  const again = accept(page);
   await mine.getByRole("button", { name: "Withdraw claim" }).click();
-  await again;
+  await confirmInApp(page);
   await mine.getByText("You withdrew your claim.").waitFor();
   await flask.locator("#claim-form").getByRole("button", { name: "Claim it" }).waitFor();
   noPageErrors(page);

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, frameWhere, login, noHorizontalOverflow, noPageErrors, openMenu, say, screenshot, signIn, tryLogin, unlabelledFields,
+  confirmInApp, count, frameWhere, login, noHorizontalOverflow, noPageErrors, openMenu, say, screenshot, signIn, tryLogin, unlabelledFields,
   useService, valueIs,
 } from "./harness.mjs";
 
@@ -57,8 +57,8 @@ test("an administrator approves it, records where it is kept, and deletes anothe
   await page.locator(".review-card", { hasText: TITLE }).waitFor({ state: "detached" });
 
   const doomed = page.locator(".review-card", { hasText: "Calculator" });
-  page.once("dialog", (dialog) => dialog.accept());
   await doomed.getByRole("button", { name: "Delete" }).click();
+  assert.match(await confirmInApp(page), /^Delete “Calculator” and its messages\?/);
   await page.getByText("Deleted “Calculator”").waitFor();
   await doomed.waitFor({ state: "detached" });
   noPageErrors(page);
@@ -195,7 +195,7 @@ test("an item's view shows what may match it, and the owner claims a found item 
   await dialog.getByRole("heading", { name: "Green umbrella", exact: true }).waitFor();
   await dialog.getByRole("heading", { name: "Lost reports that may be this item" }).waitFor();
   const form = dialog.locator("#claim-form");
-  await form.getByLabel("What shows it is yours").fill("My initials, A.S., are cut into the handle");
+  await form.getByLabel(/^Describe it/).fill("My initials, A.S., are cut into the handle");
   await screenshot(page, "claim-desktop");
   await form.getByRole("button", { name: "Claim it" }).click();
   await page.getByText("Your claim is sent").waitFor();

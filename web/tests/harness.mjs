@@ -381,3 +381,15 @@ export async function signIn(base, id, pw) {
   const cookie = (await call("POST", "/api/login", { id, pw })).headers.get("set-cookie").split(";")[0];
   return async (method, path, body) => (await call(method, path, body, cookie)).json();
 }
+
+/** Answers the app's own confirmation — a modal dialog with the question, a red button and
+ *  Cancel, opened by a destructive button — pressing the red button, or Cancel with `cancel`;
+ *  resolves with the question (and the detail below it) once the dialog is gone. */
+export async function confirmInApp(page, { cancel = false } = {}) {
+  const dialog = page.locator("dialog.ask-dialog[open]");
+  await dialog.waitFor();
+  const question = await dialog.locator("h2, .ask-intro").allTextContents();
+  await (cancel ? dialog.getByRole("button", { name: "Cancel", exact: true }) : dialog.locator("button.danger")).click();
+  await dialog.waitFor({ state: "detached" });
+  return question.join("\n");
+}

@@ -170,7 +170,7 @@ test("the owner's card names the likely match: Not mine takes it away, Undo brin
   await mine.click();
   const dialog = page.locator("#item-dialog");
   await dialog.getByRole("heading", { name: "Black wallet", exact: true }).waitFor();
-  const message = dialog.locator("#claim-form").getByLabel("What shows it is yours");
+  const message = dialog.locator("#claim-form").getByLabel(/^Describe it/);
   await page.waitForFunction(() => document.activeElement?.name === "message");
   assert.ok(await message.isVisible());
   await screenshot(page, "mine-claim-desktop");

@@ -3,7 +3,7 @@
 // every open page, and nobody else posts under a staff member's name.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { count, login, noHorizontalOverflow, noPageErrors, say, screenshot, useService } from "./harness.mjs";
+import { confirmInApp, count, login, noHorizontalOverflow, noPageErrors, say, screenshot, useService } from "./harness.mjs";
 
 const service = useService();
 const open = (path, options) => service.open(path, options);
@@ -11,15 +11,6 @@ const open = (path, options) => service.open(path, options);
 /** The message of the log `log` (a selector) whose text has `text`. */
 const entry = (page, log, text) => page.locator(`${log} > li`, { hasText: text });
 
-/** Accepts the next confirmation the page asks for; resolves with its question. */
-function accept(page) {
-  return new Promise((resolve) => {
-    page.once("dialog", async (dialog) => {
-      await dialog.accept();
-      resolve(dialog.message());
-    });
-  });
-}
 
 test("chat: a staff member's message carries the Staff badge, and staff delete a message from every open page", async () => {
   const visitor = await open("/#/chat");
@@ -45,9 +36,8 @@ test("chat: a staff member's message carries the Staff badge, and staff delete a
   for (const page of [visitor, alice]) await count(page.locator("#chat-log button"), 0);
   await screenshot(staff, "chat-staff-desktop");
 
-  const asked = accept(staff);
   await entry(staff, "#chat-log", "red scarf").getByRole("button", { name: /^Delete/ }).click();
-  assert.match(await asked, /^Delete this message of Sam\?[\s\S]*Has anyone seen a red scarf\?/);
+  assert.match(await confirmInApp(staff), /^Delete this message of Sam\?[\s\S]*Has anyone seen a red scarf\?/);
   await staff.getByRole("status").getByText("The message is deleted.").waitFor();
   for (const page of [visitor, alice, staff]) await count(entry(page, "#chat-log", "red scarf"), 0);
   // For good: the history no longer has it.
@@ -56,8 +46,8 @@ test("chat: a staff member's message carries the Staff badge, and staff delete a
   await count(entry(later, "#chat-log", "red scarf"), 0);
 
   // A confirmation declined deletes nothing.
-  staff.once("dialog", (dialog) => dialog.dismiss());
   await entry(staff, "#chat-log", "my keys").getByRole("button", { name: /^Delete/ }).click();
+  await confirmInApp(staff, { cancel: true });
   await entry(staff, "#chat-log", "my keys").waitFor();
   assert.equal(staff.requests.filter((url) => url.pathname.startsWith("/api/messages/")).length, 1);
   for (const page of [visitor, alice, staff, later]) noPageErrors(page);
@@ -85,9 +75,8 @@ test("an item's thread: a staff reply carries the badge, and a deleted message l
   await entry(visitor, "#thread-log", "found in room 101").locator(".state", { hasText: "Staff" }).waitFor();
   await count(visitor.locator("#thread-log button"), 0);
 
-  const asked = accept(staff);
   await entry(staff, "#thread-log", "room 101?").getByRole("button", { name: "Delete the message of Sam" }).click();
-  await asked;
+  await confirmInApp(staff);
   for (const page of [visitor, staff]) await count(entry(page, "#thread-log", "room 101?"), 0);
   await entry(visitor, "#thread-log", "found in room 101").waitFor();
   noPageErrors(visitor);

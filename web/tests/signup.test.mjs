@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
+  confirmInApp, count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -295,12 +295,8 @@ test("My account: a new address waits for its link, is in use once it is opened,
   await pending.waitFor({ state: "hidden" });
   assert.deepEqual(await api("GET", "/api/me/email"), { email: "cem.new@uni.example", pending: null });
 
-  let question;
-  page.once("dialog", (dialog) => {
-    question = dialog.message();
-    dialog.accept();
-  });
   await page.getByRole("button", { name: "Remove address" }).click();
+  const question = await confirmInApp(page);
   await page.getByText("No email address: you see notifications in this app only.").waitFor();
   assert.match(question, /^Remove your email address\?/);
   await count(page.getByRole("button", { name: "Remove address" }), 0);
