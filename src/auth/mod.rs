@@ -13,5 +13,5 @@ pub use password::Passwords;
 pub use sessions::{SESSION_COOKIE, Session, Sessions};
 pub use signup::{reset_password, sign_up, verify_email};
 pub use sso::{SingleSignOn, SsoError};
-pub use throttle::{Attempt, LoginThrottle, ThrottleDecision, unlock};
+pub use throttle::{Attempt, LoginThrottle, ThrottleDecision, locked, unlock};
 pub use token::{Token, cookie_value};

@@ -20,7 +20,7 @@
 //! (OWASP's "device cookies"): its attempts on that account are counted per device only,
 //! so neither a shared address nor an attack on the account keeps it out.
 
-use std::{net::IpAddr, time::Duration};
+use std::{collections::HashSet, net::IpAddr, time::Duration};
 
 use axum::http::{HeaderMap, HeaderValue};
 use cookie::{Cookie, SameSite};
@@ -91,6 +91,24 @@ pub enum ThrottleDecision {
 /// user unlock`, a new password); returns how many counts there were.
 pub async fn unlock(store: &Store, account_id: &str) -> Result<u64, StoreError> {
     store.clear_account_attempts(&account_key(account_id)).await
+}
+
+/// Of accounts `ids`, those locked now: failed logins counted against one this window reached
+/// the point where an address is refused, or attempts take turns — what unlocking forgets.
+pub async fn locked<'a>(store: &Store, ids: impl Iterator<Item = &'a str>) -> Result<HashSet<String>, StoreError> {
+    let since = now_ms() - WINDOW_MS;
+    let keys: HashSet<String> = store
+        .locked_account_keys(since, PER_PAIR.min(FREE_PER_ACCOUNT))
+        .await?
+        .into_iter()
+        .collect();
+    if keys.is_empty() {
+        return Ok(HashSet::new());
+    }
+    Ok(ids
+        .filter(|id| keys.contains(&account_key(id)))
+        .map(str::to_owned)
+        .collect())
 }
 
 /// What an account's attempts are counted under: its id folded (ids are case-insensitive)

@@ -317,6 +317,105 @@ impl PasswordChange {
     }
 }
 
+/// The longest search of the accounts, in characters.
+const MAX_ACCOUNT_SEARCH: usize = 100;
+
+/// Which accounts `GET /api/users` lists, in which order, a page at a time.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AccountQuery {
+    /// Lowercase text the id, the name or the email address contains (`q`).
+    pub text: Option<String>,
+    pub role: Option<Role>,
+    /// Only those who work at this site.
+    pub site: Option<i64>,
+    pub sort: AccountSort,
+    /// At most this many (`limit`, 1–200); `None`: every one, as before paging.
+    pub limit: Option<u32>,
+    /// Skipping this many first (`offset`).
+    pub offset: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AccountSort {
+    /// By id, A to Z.
+    #[default]
+    Id,
+    /// By name, A to Z.
+    Name,
+    /// The newest first.
+    Newest,
+    /// The oldest first.
+    Oldest,
+}
+
+impl AccountSort {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Id => "id",
+            Self::Name => "name",
+            Self::Newest => "newest",
+            Self::Oldest => "oldest",
+        }
+    }
+}
+
+impl AccountQuery {
+    /// Checks `q`, `role`, `site`, `sort`, `limit` and `offset`, given by name; an empty value
+    /// counts as none.
+    pub fn parse<'a>(param: impl Fn(&str) -> Option<&'a str>) -> Result<Self, ValidationError> {
+        let given = |name: &str| param(name).filter(|v| !v.is_empty());
+        let text = match given("q") {
+            Some(q) if q.chars().count() > MAX_ACCOUNT_SEARCH => return Err(ValidationError::new("q", "Invalid q")),
+            q => q.map(|q| q.trim().to_lowercase()).filter(|q| !q.is_empty()),
+        };
+        let role = given("role")
+            .map(|role| match role {
+                "member" => Ok(Role::Member),
+                "staff" => Ok(Role::Staff),
+                "administrator" => Ok(Role::Administrator),
+                _ => Err(ValidationError::new("role", "Invalid role")),
+            })
+            .transpose()?;
+        let sort = match given("sort") {
+            None | Some("id") => AccountSort::Id,
+            Some("name") => AccountSort::Name,
+            Some("newest") => AccountSort::Newest,
+            Some("oldest") => AccountSort::Oldest,
+            Some(_) => return Err(ValidationError::new("sort", "Invalid sort")),
+        };
+        let offset = given("offset")
+            .map(|raw| {
+                raw.parse::<u32>()
+                    .map_err(|_| ValidationError::new("offset", "Invalid offset"))
+            })
+            .transpose()?
+            .unwrap_or(0);
+        Ok(Self {
+            text,
+            role,
+            site: super::query_record_id(given("site"), "site", "Invalid site")?,
+            sort,
+            limit: given("limit").map(super::parse_limit).transpose()?,
+            offset,
+        })
+    }
+
+    /// The search as a `LIKE` pattern: its text anywhere, `%`, `_` and `\` taken literally.
+    pub fn like_pattern(&self) -> Option<String> {
+        self.text.as_ref().map(|text| {
+            let mut pattern = String::from("%");
+            for c in text.chars() {
+                if matches!(c, '%' | '_' | '\\') {
+                    pattern.push('\\');
+                }
+                pattern.push(c);
+            }
+            pattern.push('%');
+            pattern
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -325,6 +424,40 @@ mod tests {
 
     fn object(value: Value) -> Map<String, Value> {
         value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn an_account_query_reads_its_parameters_and_names_a_bad_one() {
+        let query = |pairs: &[(&str, &str)]| {
+            let pairs = pairs.to_vec();
+            AccountQuery::parse(move |name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| *v))
+        };
+        let q = query(&[
+            ("q", " Kim_50% "),
+            ("role", "staff"),
+            ("site", "2"),
+            ("sort", "newest"),
+            ("limit", "20"),
+            ("offset", "40"),
+        ])
+        .unwrap();
+        assert_eq!(
+            (q.role, q.site, q.sort, q.limit, q.offset),
+            (Some(Role::Staff), Some(2), AccountSort::Newest, Some(20), 40)
+        );
+        assert_eq!(q.like_pattern().as_deref(), Some(r"%kim\_50\%%"));
+        assert_eq!(query(&[("q", ""), ("role", "")]).unwrap(), AccountQuery::default());
+        for (bad, field) in [
+            (("role", "boss"), "role"),
+            (("sort", "age"), "sort"),
+            (("limit", "0"), "limit"),
+            (("limit", "201"), "limit"),
+            (("offset", "-1"), "offset"),
+            (("site", "x"), "site"),
+        ] {
+            assert_eq!(query(&[bad]).unwrap_err().field, Some(field), "{bad:?}");
+        }
+        assert_eq!(query(&[("q", &"x".repeat(101))]).unwrap_err().message, "Invalid q");
     }
 
     #[test]

@@ -32,7 +32,8 @@ pub mod words;
 use std::borrow::Cow;
 
 pub use account::{
-    Account, AccountPatch, EmailChange, ImportedAccount, NewAccount, PasswordChange, PasswordReset, ProfileChange,
+    Account, AccountPatch, AccountQuery, AccountSort, EmailChange, ImportedAccount, NewAccount, PasswordChange,
+    PasswordReset, ProfileChange,
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
 pub use claim::{

@@ -3,22 +3,22 @@
 
 use axum::{
     Json, Router,
-    extract::{Path, State},
-    http::HeaderMap,
+    extract::{Path, RawQuery, State},
+    http::{HeaderMap, HeaderName, HeaderValue},
     response::{IntoResponse, Response},
     routing::{get, patch, post},
 };
 
 use super::{
     current_user::{ManageAccounts, May, SignedIn},
-    extract::{ClientAddr, JsonObject},
+    extract::{ClientAddr, JsonObject, Params},
     schemas,
     session::{admit, with_cookies},
     views::{AccountJson, OkJson},
 };
 use crate::{
-    auth::{AccountError, add_user, set_password, unlock},
-    domain::{AccountPatch, NewAccount, PasswordChange, PasswordReset, ValidationError},
+    auth::{AccountError, add_user, locked, set_password, unlock},
+    domain::{AccountPatch, AccountQuery, NewAccount, PasswordChange, PasswordReset, ValidationError},
     error::{AppError, Result},
     state::AppState,
     store::AccountChange,
@@ -48,16 +48,35 @@ impl From<AccountError> for AppError {
     }
 }
 
-/// Every account, by id, with its email address and whether it is disabled.
+/// The accounts, with their email address, whether they are disabled and whether failed
+/// logins lock them now: every one by id, or those a search, a role or a site selects, in
+/// the order asked, a page at a time.
 #[utoipa::path(get, path = "/api/users", operation_id = "listUsers", tag = "accounts", security(("session" = [])),
+    params(
+        ("q" = Option<String>, Query, max_length = 100, description = "Text the id, the name or the email address contains (any case)"),
+        ("role" = Option<String>, Query, description = "`member`, `staff` or `administrator`"),
+        ("site" = Option<i64>, Query, minimum = 1, description = "Only those who work at this site"),
+        ("sort" = Option<String>, Query, description = "`id` (the default), `name`, `newest` or `oldest`"),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "At most this many (without it: every one)"),
+        ("offset" = Option<u32>, Query, description = "Skipping this many first"),
+    ),
     responses(
-        (status = 200, description = "Every account", body = [AccountJson]),
+        (status = 200, description = "The accounts asked for; `X-Total-Count` says how many match in all", body = [AccountJson]),
+        (status = 400, description = "Invalid q, Invalid role, Invalid site, Invalid sort, Invalid limit, Invalid offset, Invalid query string", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired),
         (status = 403, response = schemas::AdminOnly),
     ))]
-async fn list(State(state): State<AppState>, _: May<ManageAccounts>) -> Result<Response> {
-    let accounts = state.store.accounts().await?;
-    Ok(Json(accounts.iter().map(AccountJson::from).collect::<Vec<_>>()).into_response())
+async fn list(State(state): State<AppState>, _: May<ManageAccounts>, RawQuery(raw): RawQuery) -> Result<Response> {
+    let params = Params::parse(raw.as_deref(), &["q", "role", "site", "sort", "limit", "offset"])?;
+    let query = AccountQuery::parse(|name| params.get(name))?;
+    let (accounts, total) = state.store.accounts_matching(&query).await?;
+    let locked_now = locked(&state.store, accounts.iter().map(|a| a.user.id.as_str())).await?;
+    let answer: Vec<AccountJson> = accounts
+        .iter()
+        .map(|account| AccountJson::from(account).locked(locked_now.contains(&account.user.id)))
+        .collect();
+    let count = [(HeaderName::from_static("x-total-count"), HeaderValue::from(total))];
+    Ok((count, Json(answer)).into_response())
 }
 
 /// Creates an account.

@@ -417,6 +417,19 @@ pub struct AccountJson<'a> {
     verified: bool,
     #[schema(format = DateTime)]
     created_at: String,
+    /// In lists: whether failed logins lock it now (what unlocking forgets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locked: Option<bool>,
+}
+
+impl AccountJson<'_> {
+    /// With whether failed logins lock it now.
+    pub fn locked(self, locked: bool) -> Self {
+        Self {
+            locked: Some(locked),
+            ..self
+        }
+    }
 }
 
 impl<'a> From<&'a Account> for AccountJson<'a> {
@@ -428,6 +441,7 @@ impl<'a> From<&'a Account> for AccountJson<'a> {
             disabled: account.disabled,
             verified: account.verified,
             created_at: format_ms(account.created_at),
+            locked: None,
         }
     }
 }

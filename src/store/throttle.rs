@@ -59,6 +59,19 @@ impl Store {
             .await
     }
 
+    /// The accounts (as counted: their keys) with a window that began after `since` and
+    /// counted at least `attempts` failed logins.
+    pub async fn locked_account_keys(&self, since: i64, attempts: i64) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = self
+            .read_rows(
+                "SELECT DISTINCT account FROM login_attempts \
+                 WHERE account IS NOT NULL AND window_start > $1 AND attempts >= $2",
+                &[since.into(), attempts.into()],
+            )
+            .await?;
+        Ok(rows.into_iter().map(|(key,)| key).collect())
+    }
+
     /// Deletes the windows that began at or before `window_cutoff`.
     pub async fn delete_old_login_attempts(&self, window_cutoff: i64) -> Result<(), StoreError> {
         self.write(

@@ -8,7 +8,7 @@ use super::{
     with_pool,
 };
 use crate::{
-    domain::{Account, AccountPatch, Email, Lang, NewAccount, User, access::Role},
+    domain::{Account, AccountPatch, AccountQuery, Email, Lang, NewAccount, User, access::Role},
     time::now_ms,
 };
 
@@ -112,6 +112,28 @@ macro_rules! account_columns {
     };
 }
 
+/// The accounts whose id, name or email address contains `$1` (a `LIKE` pattern, lowercase),
+/// of role `$2` and working at site `$3`, each condition switched off by its NULL.
+macro_rules! accounts_matching {
+    () => {
+        " FROM users WHERE ($1 IS NULL OR lower(id) LIKE $1 ESCAPE '\\' OR lower(name) LIKE $1 ESCAPE '\\' \
+           OR lower(COALESCE(email, '')) LIKE $1 ESCAPE '\\') \
+         AND ($2 IS NULL OR ($2 = 'administrator' AND is_admin) \
+           OR ($2 <> 'administrator' AND NOT is_admin \
+             AND ($2 = 'staff') = EXISTS (SELECT 1 FROM site_staff s WHERE s.user_id = users.id))) \
+         AND ($3 IS NULL OR EXISTS (SELECT 1 FROM site_staff s WHERE s.user_id = users.id AND s.site_id = $3))"
+    };
+}
+const COUNT_MATCHING: &str = concat!("SELECT COUNT(*)", accounts_matching!());
+/// A page of them, in order `$4` (`id`, `name`, `newest`, `oldest`; the id breaks ties):
+/// `$5` from the `$6`th.
+const MATCHING: &str = concat!(
+    "SELECT ",
+    account_columns!(),
+    accounts_matching!(),
+    " ORDER BY CASE WHEN $4 = 'name' THEN lower(name) END, CASE WHEN $4 = 'newest' THEN created_at END DESC, \
+     CASE WHEN $4 = 'oldest' THEN created_at END, lower(id) LIMIT $5 OFFSET $6"
+);
 /// Changes what the patch names; `$4` says whether `email` is among them.
 const UPDATE_ACCOUNT: &str = concat!(
     "UPDATE users SET name = COALESCE($2, name), is_admin = COALESCE($3, is_admin), \
@@ -276,6 +298,25 @@ impl Store {
             .read_rows(concat!("SELECT ", account_columns!(), " FROM users ORDER BY id"), &[])
             .await?;
         Ok(rows.into_iter().map(Account::from).collect())
+    }
+
+    /// The accounts `query` asks for, in its order and page, and how many match in all.
+    pub async fn accounts_matching(&self, query: &AccountQuery) -> Result<(Vec<Account>, i64), StoreError> {
+        let pattern = query.like_pattern();
+        let role = query.role.map(Role::name);
+        let filter = [pattern.as_deref().into(), role.into(), query.site.into()];
+        let (total,): (i64,) = self.read_one(COUNT_MATCHING, &filter).await?;
+        let limit = query.limit.map_or(i64::MAX, i64::from);
+        let page = [
+            pattern.as_deref().into(),
+            role.into(),
+            query.site.into(),
+            query.sort.as_str().into(),
+            limit.into(),
+            i64::from(query.offset).into(),
+        ];
+        let rows: Vec<AccountRow> = self.read_rows(MATCHING, &page).await?;
+        Ok((rows.into_iter().map(Account::from).collect(), total))
     }
 
     pub async fn account(&self, id: &str) -> Result<Option<Account>, StoreError> {

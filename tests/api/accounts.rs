@@ -278,6 +278,11 @@ async fn staff_unlock_an_account_under_attack() {
     let app = spawn_app().await;
     let admin = app.logged_in("office", true).await;
     app.add_user("alice", false).await;
+    let locked = async || {
+        let (_, list) = admin.get("/api/users?q=alice").await;
+        list[0]["locked"].clone()
+    };
+    assert_eq!(locked().await, json!(false));
     let attacker = app.client();
     let mut throttled = false;
     for _ in 0..40 {
@@ -291,6 +296,7 @@ async fn staff_unlock_an_account_under_attack() {
         attacker.login("alice", &password_of("alice")).await.0,
         StatusCode::TOO_MANY_REQUESTS
     );
+    assert_eq!(locked().await, json!(true), "the list says so, for Unlock to show");
     assert_error(
         &admin.post("/api/users/nobody/unlock", json!({})).await,
         StatusCode::NOT_FOUND,
@@ -300,6 +306,7 @@ async fn staff_unlock_an_account_under_attack() {
         admin.post("/api/users/alice/unlock", json!({})).await,
         (StatusCode::OK, json!({ "ok": true }))
     );
+    assert_eq!(locked().await, json!(false));
     assert_eq!(attacker.login("alice", &password_of("alice")).await.0, StatusCode::OK);
 }
 
@@ -567,4 +574,88 @@ async fn two_administrators_taking_each_other_away_at_once_leave_one() {
         app.store.remove_user("ann").await.unwrap(),
         lostfound::store::AccountChange::Done(())
     );
+}
+
+#[tokio::test]
+async fn the_accounts_list_searches_filters_sorts_and_pages() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    for (id, name, email) in [
+        ("kim", "Min-jun Kim", "mj.kim@uni.example"),
+        ("lopez", "Ana López", "ana@uni.example"),
+        ("desk2", "Library desk", "library@uni.example"),
+        ("under_score", "Percent 100% Person", "p@uni.example"),
+    ] {
+        let body = json!({ "id": id, "name": name, "password": "a-long-password", "email": email });
+        let (status, answer) = admin.post("/api/users", body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (status, _) = admin.patch("/api/users/desk2", json!({ "sites": [1] })).await;
+    assert_eq!(status, StatusCode::OK);
+    let ids = async |query: &str| -> (Vec<String>, String) {
+        let (status, headers, body) = admin
+            .send_raw(admin.request(reqwest::Method::GET, &format!("/api/users{query}")))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{query}: {body}");
+        let list: Value = serde_json::from_str(&body).unwrap();
+        let ids = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["id"].as_str().unwrap().to_owned())
+            .collect();
+        (ids, headers["x-total-count"].to_str().unwrap().to_owned())
+    };
+
+    // Without parameters: every account by id, as before paging.
+    assert_eq!(
+        ids("").await,
+        (
+            vec![
+                "desk2".into(),
+                "kim".into(),
+                "lopez".into(),
+                "office".into(),
+                "under_score".into()
+            ],
+            "5".into()
+        )
+    );
+    // A search in the id, the name or the address, in any case; % and _ are only characters.
+    assert_eq!(ids("?q=KIM").await.0, ["kim"]);
+    assert_eq!(ids("?q=l%C3%B3pez").await.0, ["lopez"]);
+    assert_eq!(ids("?q=library%40").await.0, ["desk2"]);
+    assert_eq!(ids("?q=_").await.0, ["under_score"]);
+    assert_eq!(ids("?q=%25").await.0, ["under_score"]);
+    // By role and by site.
+    assert_eq!(ids("?role=staff").await.0, ["desk2"]);
+    assert_eq!(ids("?role=administrator").await.0, ["office"]);
+    assert_eq!(ids("?role=member").await.0, ["kim", "lopez", "under_score"]);
+    assert_eq!(ids("?site=1").await.0, ["desk2"]);
+    assert_eq!(ids("?site=2").await, (vec![], "0".into()));
+    // Sorted and paged: the total counts every match.
+    assert_eq!(ids("?sort=name&role=member").await.0, ["lopez", "kim", "under_score"]);
+    assert_eq!(
+        ids("?sort=newest&limit=2").await,
+        (vec!["under_score".into(), "desk2".into()], "5".into())
+    );
+    assert_eq!(ids("?sort=oldest&limit=2&offset=4").await.0.len(), 1);
+    for (query, error) in [
+        ("?role=boss", "Invalid role"),
+        ("?sort=age", "Invalid sort"),
+        ("?limit=0", "Invalid limit"),
+        ("?limit=201", "Invalid limit"),
+        ("?offset=-3", "Invalid offset"),
+        ("?site=x", "Invalid site"),
+        ("?role=staff&role=member", "Invalid query string"),
+    ] {
+        assert_error(
+            &admin.get(&format!("/api/users{query}")).await,
+            StatusCode::BAD_REQUEST,
+            error,
+        );
+    }
+    let kim = app.client();
+    assert_eq!(kim.login("kim", "a-long-password").await.0, StatusCode::OK);
+    assert_eq!(kim.get("/api/users?q=a").await.0, StatusCode::FORBIDDEN);
 }

@@ -1,17 +1,23 @@
 // Accounts, for administrators: everyone who can log in, with their role (member, staff of
 // the desks they work at, administrator), email address and whether they are disabled (or, signed up, wait for their email confirmation); a form to
-// create one; and on each account, forms to change its name, email and role or to set a new
-// password, Unlock (forget its failed logins) and Disable or Enable. Administrators cannot
+// create one; a search (id, name or email), filters by role and desk, an order, a page at a
+// time; and on each account, forms to change its name, email and role or to set a new
+// password, Unlock (forget its failed logins, shown only while they lock it) and Disable or
+// Enable. Administrators cannot
 // demote or disable themselves, so their own account offers neither (nor a reset that would
 // end their own session: they change it in My account).
-import { api, attempt, showingErrors } from "./api.js";
+import { attempt, fetchPage, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { confirmFirst } from "./ask.js";
+import { debounce } from "./debounce.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 import { runsService, siteName } from "./desks.js";
+
+/** Accounts a page. */
+const PAGE = 50;
 
 /** Each role as the accounts list names it. */
 const ROLES = {
@@ -30,7 +36,20 @@ export class Accounts {
     this.form = document.getElementById("account-form");
     this.form.addEventListener("submit", (event) => this.create(event));
     // Changes made in quick succession each read the list: only the last answer shows.
-    this.fetch = latestOnly(() => api("GET", "/api/users"));
+    this.fetch = latestOnly(fetchPage);
+    this.filters = document.getElementById("account-filters");
+    this.offset = 0;
+    // A new search or filter starts from the first page, once the typing stops.
+    const search = debounce(() => this.refresh(), 250);
+    this.filters.addEventListener("input", () => {
+      this.offset = 0;
+      search();
+    });
+    this.filters.addEventListener("submit", (event) => event.preventDefault());
+    this.previous = document.getElementById("accounts-previous");
+    this.next = document.getElementById("accounts-next");
+    this.previous.addEventListener("click", () => this.turn(-PAGE));
+    this.next.addEventListener("click", () => this.turn(PAGE));
     /** Each shown account's heading, by id: where focus goes back after a change. */
     this.headings = new Map();
   }
@@ -40,10 +59,13 @@ export class Accounts {
     this.hint.hidden = admin;
     this.content.hidden = !admin;
     if (admin) {
+      this.fillDesks();
       this.refresh();
     } else {
       // Nothing an administrator saw or typed stays behind for the next person.
       this.form.reset();
+      this.filters.reset();
+      this.offset = 0;
       this.list.replaceChildren();
       this.count.textContent = "";
     }
@@ -52,14 +74,37 @@ export class Accounts {
   /** Shows the accounts as they now stand, then focuses the card of `focusId` when given: the
    *  button just pressed is gone with the old list. */
   async refresh(focusId) {
-    const accounts = await showingErrors(this.fetch());
-    if (!accounts) return;
+    const f = this.filters.elements;
+    const query = new URLSearchParams({ sort: f.sort.value, limit: PAGE, offset: this.offset });
+    for (const name of ["q", "role", "site"]) if (f[name].value.trim()) query.set(name, f[name].value.trim());
+    const page = await showingErrors(this.fetch(`/api/users?${query}`));
+    if (!page) return;
     // Logged out while the list was on its way: it is not for the next person.
     if (!runsService(this.state.user)) return;
+    const { items: accounts, total } = page;
     this.headings.clear();
     this.list.replaceChildren(...accounts.map((account) => this.card(account)));
-    this.count.textContent = tn("accounts.count", accounts.length);
+    this.count.textContent = total === 0 ? t("accounts.none")
+      : total <= PAGE ? tn("accounts.count", total)
+      : t("accounts.shown", { from: this.offset + 1, to: this.offset + accounts.length, total });
+    this.previous.hidden = this.offset === 0;
+    this.next.hidden = this.offset + accounts.length >= total;
     this.headings.get(focusId)?.focus();
+  }
+
+  /** The page `step` accounts on, its first account's heading focused. */
+  async turn(step) {
+    this.offset = Math.max(0, this.offset + step);
+    await this.refresh();
+    this.list.querySelector("h4")?.focus();
+  }
+
+  /** The desks a filter may choose, the one chosen kept. */
+  fillDesks() {
+    const select = this.filters.elements.site;
+    const chosen = select.value;
+    select.replaceChildren(select.options[0], ...(this.state.sites ?? []).map((site) => h("option", { value: site.id }, site.name)));
+    select.value = chosen;
   }
 
   async create(event) {
@@ -98,6 +143,7 @@ export class Accounts {
         account.disabled ? h("span", { class: "state disabled" }, t("accounts.disabled")) : null,
         // A sign-up whose link was not opened yet: it cannot log in.
         account.verified === false ? h("span", { class: "state pending" }, t("accounts.unverified")) : null,
+        account.locked ? h("span", { class: "state disabled" }, t("accounts.locked")) : null,
       ),
       h(
         "p",
@@ -113,16 +159,19 @@ export class Accounts {
         { class: "actions" },
         opener(t("accounts.edit"), edit),
         reset && opener(t("accounts.resetPassword"), reset),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            title: t("accounts.unlockTitle"),
-            onclick: act("POST", "/unlock", {}, t("accounts.unlocked", { id: account.id })),
-          },
-          t("accounts.unlock"),
-        ),
+        // Only while failed logins lock it: otherwise there is nothing to forget.
+        account.locked
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "secondary",
+                title: t("accounts.unlockTitle"),
+                onclick: act("POST", "/unlock", {}, t("accounts.unlocked", { id: account.id })),
+              },
+              t("accounts.unlock"),
+            )
+          : null,
         account.disabled
           ? h("button", { type: "button", onclick: act("PATCH", "", { disabled: false }, t("accounts.enabled", { id: account.id })) }, t("accounts.enable"))
           : !self && h("button", { type: "button", class: "danger secondary", onclick: () => this.disable(account, path) }, t("accounts.disable")),

@@ -171,15 +171,66 @@ test("an administrator sets a new password, and unlocks an account after failed 
   // Five wrong passwords from this address: the next try from here is refused, the right
   // password too (from a browser that never logged in to her account, so without its
   // device cookie), until staff unlock the account.
+  // Unlock shows only on an account that failed logins lock.
+  await count(accountCard(page, "Erin Example").getByRole("button", { name: "Unlock" }), 0);
   for (let n = 0; n < 5; n++) assert.equal(await loginStatus(service.base, "erin", "not-her-password"), 401);
   const locked = await open("/", { allowedErrors: ["429 POST /api/login"] });
   await tryLogin(locked, "erin", "erin-second-pass");
   await locked.getByRole("alert").getByText("Too many failed login attempts").waitFor();
+  await page.getByLabel("Search (id, name or email)").fill("erin");
+  await accountCard(page, "Erin Example").locator(".state", { hasText: "Locked" }).waitFor();
+  await count(page.locator("#account-list > li"), 1);
   await accountCard(page, "Erin Example").getByRole("button", { name: "Unlock" }).click();
   await page.getByText("Failed logins of “erin” are forgotten: they can log in again.").waitFor();
+  await count(accountCard(page, "Erin Example").getByRole("button", { name: "Unlock" }), 0);
   await login(locked, "erin", "erin-second-pass");
   noPageErrors(page);
   noPageErrors(locked);
+});
+
+test("Accounts: a search, filters by role and desk, an order, and a page at a time", async () => {
+  const admin = await asAdmin();
+  for (let n = 1; n <= 52; n++) {
+    const id = `guest${String(n).padStart(2, "0")}`;
+    await admin("POST", "/api/users", { id, name: `Guest ${n}`, password: "guest-first-pass", email: `${id}@visitors.example` });
+  }
+  const page = await open("/#/accounts");
+  await login(page, "admin", "admin-demo-pass");
+  const list = page.locator("#account-list > li");
+  const total = (await admin("GET", "/api/users")).length;
+  await page.locator("#accounts-count", { hasText: `1–50 of ${total} accounts` }).waitFor();
+  await count(list, 50);
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.locator("#accounts-count", { hasText: `51–${total} of ${total} accounts` }).waitFor();
+  await count(page.getByRole("button", { name: "Next" }), 0);
+  await screenshot(page, "accounts-page-two-desktop");
+  await page.getByRole("button", { name: "Previous" }).click();
+  await page.locator("#accounts-count", { hasText: `1–50 of ${total}` }).waitFor();
+
+  // A search by address; a role; the newest first.
+  const filters = page.getByRole("search", { name: "Find accounts" });
+  await filters.getByLabel("Search (id, name or email)").fill("VISITORS.example");
+  await page.locator("#accounts-count", { hasText: "1–50 of 52 accounts" }).waitFor();
+  await filters.getByLabel("Sort by").selectOption("newest");
+  await list.first().getByRole("heading", { name: "Guest 52" }).waitFor();
+  await filters.getByLabel("Search (id, name or email)").fill("guest07");
+  await page.locator("#accounts-count", { hasText: "1 account" }).waitFor();
+  await filters.getByLabel("Search (id, name or email)").fill("");
+  await filters.getByLabel("Role").selectOption("administrator");
+  await count(list.locator(".state", { hasText: "User" }), 0);
+  await list.first().waitFor();
+  await filters.getByLabel("Search (id, name or email)").fill("nobody-like-this");
+  await page.locator("#accounts-count", { hasText: "No account matches." }).waitFor();
+  assert.deepEqual(await unlabelledFields(page), []);
+  await screenshot(page, "accounts-filtered-desktop");
+
+  const phone = await open("/#/accounts", { size: "phone" });
+  await login(phone, "admin", "admin-demo-pass");
+  await phone.locator("#accounts-count", { hasText: `of ${total} accounts` }).waitFor();
+  await noHorizontalOverflow(phone, "Accounts with the search and filters");
+  await screenshot(phone, "accounts-phone");
+  noPageErrors(page);
+  noPageErrors(phone);
 });
 
 test("a user changes her own password: only with the current one, and the new one logs her in", async () => {
