@@ -8,7 +8,7 @@ use super::{
     statement::Tx,
     with_pool,
 };
-use crate::domain::{ClaimId, ClaimMessage, ClaimRefusal, Committed, MOST_CLAIM_MESSAGES, Notice};
+use crate::domain::{Claim, ClaimId, ClaimMessage, ClaimRefusal, Committed, MOST_CLAIM_MESSAGES, Notice};
 
 macro_rules! message_columns {
     () => {
@@ -66,16 +66,9 @@ impl Store {
         now: i64,
     ) -> Result<Committed<Result<ClaimMessage, ClaimRefusal>>, StoreError> {
         let outcome: Result<(MessageRow, Vec<NotificationRow>), ClaimRefusal> = with_pool!(self, write, |pool| {
-            let mut about = None;
-            let may = |claim: &crate::domain::Claim| {
-                about = Some((claim.claimant.clone(), claim.item_id));
-                claim.may_talk()
-            };
-            if let Err(refusal) = claim_to_change(pool, claim, may).await? {
-                return Ok(Err(refusal));
-            }
-            let Some((claimant, item)) = about else {
-                return Ok(Err(ClaimRefusal::NoClaim));
+            let (claimant, item) = match claim_to_change(pool, claim, Claim::may_talk).await? {
+                Ok(talked) => (talked.claimant, talked.item_id),
+                Err(refusal) => return Ok(Err(refusal)),
             };
             let (written,): (i64,) = pool.row(COUNT, &[claim.get().into()]).await?;
             if written >= MOST_CLAIM_MESSAGES {

@@ -234,12 +234,15 @@ pub(super) async fn claim_to_change(
     tx: &mut impl Tx,
     id: ClaimId,
     may: impl FnOnce(&Claim) -> Result<(), ClaimRefusal>,
-) -> sqlx::Result<Result<(), ClaimRefusal>> {
+) -> sqlx::Result<Result<Claim, ClaimRefusal>> {
     tx.run(LOCK_CLAIMED_ITEM, &[id.get().into()]).await?;
     let rows: Vec<ClaimRow> = tx.rows(CLAIM, &[id.get().into()]).await?;
     Ok(match rows.into_iter().next() {
         None => Err(ClaimRefusal::NoClaim),
-        Some(row) => may(&Claim::from(row)),
+        Some(row) => {
+            let claim = Claim::from(row);
+            may(&claim).map(|()| claim)
+        }
     })
 }
 
