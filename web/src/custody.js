@@ -90,39 +90,46 @@ export async function closeReport(item) {
   return closed;
 }
 
+/** The disposal question's fields (what was done, a note), their ids made from `key`. */
+export function disposalFields(key) {
+  const methodId = `dispose-method-${key}`;
+  const noteId = `dispose-note-${key}`;
+  return [
+    h(
+      "label",
+      { for: methodId },
+      t("dispose.what"),
+      h(
+        "select",
+        { id: methodId, name: "method", required: true },
+        h("option", { value: "" }, t("dispose.choose")),
+        ...Object.entries(DISPOSAL_METHODS).map(([value, words]) => h("option", { value }, words)),
+      ),
+    ),
+    h(
+      "label",
+      { for: noteId },
+      h("span", {}, t("dispose.note"), " ", h("span", { class: "meta" }, t("dispose.noteHint"))),
+      h("textarea", { id: noteId, name: "note", rows: 3, maxlength: 500 }),
+    ),
+  ];
+}
+
+/** The disposal the form of `disposalFields` describes, as the API takes it. */
+export function disposalBody(form) {
+  const note = form.elements.note.value.trim();
+  return { method: form.elements.method.value, ...(note ? { note } : {}) };
+}
+
 /** Asks how and records the disposal of found item `item`; resolves with the item as it is
  *  now, or null when cancelled. */
 export async function disposeItem(item) {
-  const methodId = `dispose-method-${item.id}`;
-  const noteId = `dispose-note-${item.id}`;
   const disposed = await ask({
     title: t("dispose.title", { title: item.title }),
     intro: t("dispose.intro"),
-    fields: [
-      h(
-        "label",
-        { for: methodId },
-        t("dispose.what"),
-        h(
-          "select",
-          { id: methodId, name: "method", required: true },
-          h("option", { value: "" }, t("dispose.choose")),
-          ...Object.entries(DISPOSAL_METHODS).map(([value, words]) => h("option", { value }, words)),
-        ),
-      ),
-      h(
-        "label",
-        { for: noteId },
-        h("span", {}, t("dispose.note"), " ", h("span", { class: "meta" }, t("dispose.noteHint"))),
-        h("textarea", { id: noteId, name: "note", rows: 3, maxlength: 500 }),
-      ),
-    ],
+    fields: disposalFields(item.id),
     confirm: t("dispose.confirm"),
-    submit: (form) => {
-      const note = form.elements.note.value.trim();
-      const body = { method: form.elements.method.value, ...(note ? { note } : {}) };
-      return attempt("POST", `/api/items/${item.id}/disposal?fields=id,title,disposedAt,disposal`, body);
-    },
+    submit: (form) => attempt("POST", `/api/items/${item.id}/disposal?fields=id,title,disposedAt,disposal`, disposalBody(form)),
   });
   if (disposed) changed(item.id, "disposed");
   return disposed;

@@ -3,9 +3,9 @@
 // them — and decide (accepting one makes the item ready for pickup, then handed over with
 // an ID check or called off), found
 // items due for disposal, and the reports by state: approve or reject (only the move that
-// changes something), record where an item is kept, print its label (or choose several and
-// print their labels on one sheet), delete (after a confirmation), and read what was done to
-// it (its history). A report waiting for review shows its likely matches — a found item handed
+// changes something), record where an item is kept, print its label (or choose several found
+// items and print their labels on one sheet, dispose of them or send them to another desk),
+// delete (after a confirmation), and read what was done to it (its history). A report waiting for review shows its likely matches — a found item handed
 // in may be someone's lost report — read as its card comes into view, a few at a time.
 import { attempt, itemsById, itemsUrl } from "./api.js";
 import { showNotice } from "./announce.js";
@@ -21,12 +21,13 @@ import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";
 import { printLabels } from "./labels.js";
 import { pickupForms, postLine, receiptLink, settledLine } from "./pickup.js";
+import { Selection } from "./selection.js";
 import { atMost } from "./limit.js";
 import { fetchMatches, scorePercent, whyWords } from "./matches.js";
 import { PAGE_SIZE, Pager } from "./pager.js";
 
 const FIELDS = [
-  "id", "title", "desc", "place", "cat", "kind", "status", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
+  "id", "title", "desc", "place", "cat", "kind", "status", "siteId", "storagePlace", "created_at", "createdBy", "thumbUrl", ...OUTCOME_FIELDS,
 ].join(",");
 /** Likely matches a pending report's card names at most. */
 const MATCHES_SHOWN = 3;
@@ -43,21 +44,25 @@ export class Review {
     this.status.addEventListener("change", () => this.refresh());
     // The desk whose claims, due items and reports show: staff start at their own.
     this.site = document.getElementById("review-site");
-    this.site.addEventListener("change", () => {
+    // Everything that shows items of the desk, read again.
+    const refreshAll = () => {
       this.refresh();
       this.refreshClaims();
       this.due.refresh(this.site.value);
-    });
+    };
+    this.site.addEventListener("change", refreshAll);
     this.claimsStatus = document.getElementById("claims-status");
     this.claims = document.getElementById("claims-list");
     this.claimsStatus.addEventListener("change", () => this.refreshClaims());
-    this.due = new DueList(dialog);
-    /** The ids of the found items chosen for a sheet of labels. */
-    this.chosen = new Set();
-    this.printChosen = document.getElementById("labels-chosen");
-    this.printChosen.addEventListener("click", () => printLabels([...this.chosen]));
-    this.clearChosen = document.getElementById("labels-clear");
-    this.clearChosen.addEventListener("click", () => this.choose(null));
+    const sites = () => this.state.sites ?? [];
+    this.due = new DueList({ dialog, sites, changed: refreshAll });
+    /** The found items chosen, to act on at once. */
+    this.chosen = new Selection({
+      bar: document.getElementById("review-chosen"),
+      list: this.list,
+      sites,
+      changed: refreshAll,
+    });
     // A pending report's matches are read once its card comes near the view.
     this.matchRequests = atMost(MATCH_REQUESTS);
     /** Each pending report's card, and where its matches go. */
@@ -87,7 +92,7 @@ export class Review {
       this.pager.clear();
       this.due.clear();
       this.claims.replaceChildren();
-      this.choose(null);
+      this.chosen.clear();
       this.list.replaceChildren(h("li", { class: "hint" }, t("review.staffOnly")));
       return;
     }
@@ -95,23 +100,6 @@ export class Review {
     this.refresh();
     this.refreshClaims();
     this.due.refresh(this.site.value);
-  }
-
-  /** Adds item `item` to the labels chosen (or takes it out when `on` is false); null
-   *  forgets every choice. */
-  choose(item, on) {
-    if (item === null) {
-      this.chosen.clear();
-      for (const box of this.list.querySelectorAll("input[data-label]")) box.checked = false;
-    } else if (on) {
-      this.chosen.add(item.id);
-    } else {
-      this.chosen.delete(item.id);
-    }
-    const n = this.chosen.size;
-    this.printChosen.disabled = n === 0;
-    this.printChosen.textContent = n === 0 ? t("review.printLabels") : tn("review.printCount", n);
-    this.clearChosen.hidden = n === 0;
   }
 
   async refreshClaims() {
@@ -195,25 +183,14 @@ export class Review {
     const rejection = () => (reason.value.trim() ? { status: "rejected", reason: reason.value } : { status: "rejected" });
     const act = (label, patch, css) =>
       h("button", { type: "button", class: css, onclick: () => this.update(item, patch(), label) }, label);
-    // Labels are for what sits on a shelf: found items.
+    // Labels, disposal and transfers are for what sits on a shelf: found items.
     const labels =
       item.kind === "found"
         ? h(
             "div",
             { class: "actions label-actions" },
             h("button", { type: "button", class: "secondary", onclick: () => printLabels([item.id]) }, t("common.printLabel")),
-            h(
-              "label",
-              { class: "check" },
-              h("input", {
-                type: "checkbox",
-                "data-label": item.id,
-                "aria-label": t("review.chooseFor", { title: item.title }),
-                checked: this.chosen.has(item.id),
-                onchange: (event) => this.choose(item, event.target.checked),
-              }),
-              t("review.chooseSheet"),
-            ),
+            this.chosen.box(item),
           )
         : null;
     const matches = this.matchesBox(item);
@@ -303,7 +280,7 @@ export class Review {
     });
     if (!deleted) return;
     showNotice(t("review.deleted", { title: item.title }));
-    this.choose(item, false);
+    this.chosen.forget(item.id);
     this.refresh();
   }
 }

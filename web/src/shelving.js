@@ -37,23 +37,29 @@ export async function moveToBin(item) {
   });
 }
 
+/** The sending question's fields: which of `sites` (the desk to send to) and a note. */
+export function sendingFields(sites) {
+  return [
+    h("label", { for: "send-to" }, t("shelving.to")),
+    h("select", { id: "send-to", name: "to" }, ...sites.map((site) => h("option", { value: site.id }, site.name))),
+    h("label", { for: "send-note" }, t("shelving.note"), " ", h("span", { class: "meta" }, t("common.optional"))),
+    h("input", { id: "send-note", name: "note", maxlength: 500, autocomplete: "off" }),
+  ];
+}
+
+/** The transfer the form of `sendingFields` describes, as the API takes it. */
+export function sendingBody(form) {
+  return { to: Number(form.elements.to.value), note: form.elements.note.value.trim() || undefined };
+}
+
 /** Asks which other desk `item` is sent to, and a note. */
 export function sendToDesk(item, sites) {
-  const others = sites.filter((site) => site.id !== item.siteId);
   return ask({
     title: t("shelving.sendTitle", { title: item.title }),
     intro: t("shelving.sendIntro"),
-    fields: [
-      h("label", { for: "send-to" }, t("shelving.to")),
-      h("select", { id: "send-to", name: "to" }, ...others.map((site) => h("option", { value: site.id }, site.name))),
-      h("label", { for: "send-note" }, t("shelving.note"), " ", h("span", { class: "meta" }, t("common.optional"))),
-      h("input", { id: "send-note", name: "note", maxlength: 500, autocomplete: "off" }),
-    ],
+    fields: sendingFields(sites.filter((site) => site.id !== item.siteId)),
     confirm: t("shelving.send"),
-    submit: (form) => {
-      const note = form.elements.note.value.trim() || undefined;
-      return attempt("POST", `/api/items/${item.id}/transfer?fields=id`, { to: Number(form.elements.to.value), note });
-    },
+    submit: (form) => attempt("POST", `/api/items/${item.id}/transfer?fields=id`, sendingBody(form)),
   });
 }
 
