@@ -101,6 +101,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         returned_at: None,
         finder: None,
         verification: None,
+        happened: None,
         site_hold_days: None,
         disposal: None,
         closed_at: None,

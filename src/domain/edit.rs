@@ -1,12 +1,14 @@
 //! A report corrected after it was made, by its reporter while it is open or by its site's
 //! staff: the title, the description, the category, the place in words, the point and radius,
-//! the photo; and, by staff only, a found item's verification details. Only what is sent
+//! the photo, when it was lost or found; and, by staff only, a found item's verification details. Only what is sent
 //! changes; `null` clears what may be empty.
 
 use serde_json::{Map, Value, json};
 
+use crate::time::format_ms;
+
 use super::{
-    NewPhoto, ValidationError, bounded_text,
+    Happened, NewPhoto, ValidationError, bounded_text,
     fields::Fields,
     item::{MAX_CAT, MAX_DESC, MAX_PLACE, MAX_RADIUS_M, MAX_TITLE, MAX_VERIFICATION, photo_of},
 };
@@ -26,6 +28,8 @@ pub struct ReportEdit {
     photo: Option<Option<NewPhoto>>,
     /// What only the owner would know (staff only); `Some(None)` clears it.
     verification: Option<Option<String>>,
+    /// When it was lost or found; `Some(None)` (`happenedFrom: null`) clears it.
+    happened: Option<Option<Happened>>,
 }
 
 impl ReportEdit {
@@ -59,6 +63,9 @@ impl ReportEdit {
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?,
             photo,
             verification: cleared_or("verification", MAX_VERIFICATION)?,
+            happened: (f.has("happenedFrom") || f.has("happenedUntil"))
+                .then(|| Happened::parse(&f))
+                .transpose()?,
         };
         if edit == Self::NOTHING {
             return Err(ValidationError {
@@ -78,6 +85,7 @@ impl ReportEdit {
         radius: None,
         photo: None,
         verification: None,
+        happened: None,
     };
 
     pub fn title(&self) -> Option<&str> {
@@ -115,6 +123,11 @@ impl ReportEdit {
         self.verification.as_ref().map(Option::as_deref)
     }
 
+    /// `None`: unchanged; `Some(None)`: cleared.
+    pub fn happened(&self) -> Option<Option<Happened>> {
+        self.happened
+    }
+
     /// Whether it changes what the report says (not only where): its meaning is made again.
     pub fn changes_text(&self) -> bool {
         self.title.is_some() || self.desc.is_some() || self.cat.is_some() || self.place.is_some()
@@ -144,6 +157,10 @@ impl ReportEdit {
         }
         if let Some(photo) = &self.photo {
             put("photo", json!(photo.is_some()));
+        }
+        if let Some(happened) = self.happened {
+            put("happenedFrom", json!(happened.map(|h| format_ms(h.from))));
+            put("happenedUntil", json!(happened.map(|h| format_ms(h.until))));
         }
         // Private: the history says only whether there are any now.
         if let Some(verification) = &self.verification {
@@ -176,6 +193,25 @@ mod tests {
         assert_eq!(checked.verification(), Some(Some("Sticker inside")));
         assert!(!checked.changes_text());
         assert_eq!(checked.to_json(), json!({ "edited": { "verification": true } }));
+        let when =
+            edit(json!({ "happenedFrom": "1970-01-01T00:00:01Z", "happenedUntil": "1970-01-01T00:00:02Z" })).unwrap();
+        assert_eq!(
+            when.happened(),
+            Some(Some(Happened {
+                from: 1000,
+                until: 2000
+            }))
+        );
+        assert_eq!(
+            when.to_json(),
+            json!({ "edited": { "happenedFrom": "1970-01-01T00:00:01.000Z", "happenedUntil": "1970-01-01T00:00:02.000Z" } })
+        );
+        let forgotten = edit(json!({ "happenedFrom": null })).unwrap();
+        assert_eq!(forgotten.happened(), Some(None));
+        assert_eq!(
+            forgotten.to_json(),
+            json!({ "edited": { "happenedFrom": null, "happenedUntil": null } })
+        );
         assert_eq!(
             moved.to_json(),
             json!({ "edited": { "lat": 1.5, "lng": -2.0, "radius": 30.0 } })

@@ -5,8 +5,8 @@ use std::{fmt, str::FromStr};
 use serde_json::{Map, Value, json};
 
 use super::{
-    Bin, ClaimId, Disposal, Fields, Finder, HoldPolicy, NewDisposal, NewPhoto, ReportEdit, UserId, ValidationError,
-    bounded_text,
+    Bin, ClaimId, Disposal, Fields, Finder, Happened, HoldPolicy, NewDisposal, NewPhoto, ReportEdit, UserId,
+    ValidationError, bounded_text,
 };
 
 /// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
@@ -189,6 +189,8 @@ pub struct Item {
     /// What only its owner would know (contents, marks, the lock screen), recorded by staff to
     /// judge claims (private: staff only).
     pub verification: Option<String>,
+    /// When it was lost or found, as its reporter knows it.
+    pub happened: Option<Happened>,
     /// How long its site keeps found items, when the site says (else the service's period).
     pub site_hold_days: Option<u32>,
     /// What became of a found item nobody claimed.
@@ -211,6 +213,11 @@ impl Item {
     /// now; lost reports are not in custody.
     pub fn hold_until(&self, hold: &HoldPolicy) -> Option<i64> {
         hold.hold_until(self.kind, self.cat.as_deref(), self.site_hold_days, self.created_at)
+    }
+
+    /// When it was lost or found: as its reporter said, else when they reported it.
+    pub fn happened_or_reported(&self) -> Happened {
+        Happened::or_reported(self.happened, self.created_at)
     }
 
     /// Neither returned, disposed nor closed: it may still match, be claimed or be closed.
@@ -250,6 +257,8 @@ pub struct NewItem {
     finder: Option<Finder>,
     /// What only its owner would know, recorded at intake.
     verification: Option<String>,
+    /// When it was lost or found.
+    happened: Option<Happened>,
     /// The site chosen for it (`siteId`): a found item's, by whoever hands it in. Without
     /// one, the nearest site takes it.
     site: Option<i64>,
@@ -268,8 +277,9 @@ pub struct ImportedItem {
 
 impl ImportedItem {
     /// One line of an import: the body staff may send to `POST /api/items` (`status`,
-    /// `storagePlace`, `place`, `finder`, a photo as `imgData`), with `createdBy`, an account
-    /// id, and `createdAt`, milliseconds since the Unix epoch, not in the future.
+    /// `storagePlace`, `place`, `finder`, a photo as `imgData`, `happenedFrom`/`happenedUntil`),
+    /// with `createdBy`, an account id, and `createdAt`, milliseconds since the Unix epoch, not
+    /// in the future.
     pub fn parse(body: &Map<String, Value>, now: i64) -> Result<Self, ValidationError> {
         let f = Fields(body);
         let created_by = f
@@ -286,8 +296,13 @@ impl ImportedItem {
                     "createdAt must be milliseconds since 1970, not in the future",
                 )
             })?;
+        let item = NewItem::parse_intake(body)?;
+        // Imported as it was told: before it was reported.
+        if let Some(happened) = item.happened {
+            happened.not_after(created_at as i64)?;
+        }
         Ok(Self {
-            item: NewItem::parse_intake(body)?,
+            item,
             created_by: created_by.as_str().to_owned(),
             created_at: created_at as i64,
         })
@@ -347,6 +362,7 @@ impl NewItem {
             } else {
                 None
             },
+            happened: Happened::parse(&f)?,
             site: f.record_id("siteId", "Invalid site")?,
             bin: if staff {
                 f.record_id("binId", "Invalid bin")?
@@ -391,6 +407,10 @@ impl NewItem {
 
     pub fn verification(&self) -> Option<&str> {
         self.verification.as_deref()
+    }
+
+    pub fn happened(&self) -> Option<Happened> {
+        self.happened
     }
 
     pub fn title(&self) -> &str {

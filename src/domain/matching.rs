@@ -14,7 +14,9 @@ use super::{
 
 /// How far apart two circles may be and still match.
 pub const MARGIN_M: f64 = 200.0;
-/// How far apart in time two reports may be and still match.
+/// How far apart in time two reports may be and still match: the store narrows candidates by
+/// when they were reported; closeness in time is measured by when they were lost and found
+/// (`Item::happened_or_reported`), as near as their reporters said.
 pub const WINDOW_MS: i64 = 90 * 24 * 60 * 60 * 1000;
 /// Matches answered at most.
 pub const MAX_MATCHES: usize = 20;
@@ -84,6 +86,7 @@ pub struct Likeness {
     pub cosine: Option<f64>,
     pub words: f64,
     pub place: f64,
+    /// 1 when the times they were lost and found meet, falling to 0 at [`WINDOW_MS`] apart.
     pub time: f64,
     pub category: f64,
     pub colour: f64,
@@ -111,7 +114,7 @@ impl<'a> Report<'a> {
         if distance > allowed {
             return None;
         }
-        let apart_ms = (a.created_at - b.created_at).unsigned_abs() as f64;
+        let apart_ms = a.happened_or_reported().gap(b.happened_or_reported()) as f64;
         Some(Likeness {
             cosine: self.meaning.zip(other.meaning).map(|(x, y)| x.cosine(y)),
             words: overlap(&self.words, &other.words),
@@ -261,7 +264,7 @@ fn round(value: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ItemId, MEANING_DIM};
+    use crate::domain::{Happened, ItemId, MEANING_DIM};
 
     fn item(id: i64, kind: ItemKind, title: &str, cat: Option<&str>, lat: f64, radius: f64) -> Item {
         Item {
@@ -282,6 +285,7 @@ mod tests {
             returned_at: None,
             finder: None,
             verification: None,
+            happened: None,
             site_hold_days: None,
             disposal: None,
             closed_at: None,
@@ -315,6 +319,37 @@ mod tests {
         assert_eq!(filter.near.unwrap().within, 250.0);
         assert_eq!(filter.since, Some(lost.created_at - WINDOW_MS));
         assert_eq!(filter.until, Some(lost.created_at + WINDOW_MS + 1));
+    }
+
+    #[test]
+    fn closeness_in_time_is_by_when_they_were_lost_and_found_as_near_as_their_reporters_said() {
+        const DAY: i64 = 24 * 60 * 60 * 1000;
+        let mut lost = item(1, ItemKind::Lost, "Umbrella", None, 0.0, 50.0);
+        let mut found = item(2, ItemKind::Found, "Umbrella", None, 0.0, 50.0);
+        found.created_at = lost.created_at + 45 * DAY;
+        let time = |lost: &Item, found: &Item| {
+            Report::new(lost, None)
+                .likeness(&Report::new(found, None))
+                .unwrap()
+                .time
+        };
+        // Neither says: the days between the reports.
+        assert!((time(&lost, &found) - 0.5).abs() < 1e-9);
+        // Lost some time in the week before it was reported; found on the week's last day,
+        // reported long after: they meet.
+        lost.happened = Some(Happened {
+            from: lost.created_at - 7 * DAY,
+            until: lost.created_at,
+        });
+        found.happened = Some(Happened {
+            from: lost.created_at - DAY,
+            until: lost.created_at - DAY,
+        });
+        assert_eq!(time(&lost, &found), 1.0);
+        assert_eq!(time(&found, &lost), 1.0);
+        // One says, the other is measured from when it was reported.
+        found.happened = None;
+        assert!((time(&lost, &found) - 0.5).abs() < 1e-9);
     }
 
     #[test]

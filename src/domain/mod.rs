@@ -11,6 +11,7 @@ mod edit;
 mod event;
 mod fields;
 pub mod geo;
+mod happened;
 mod item;
 pub mod label;
 mod listing;
@@ -48,6 +49,7 @@ pub use custody::{
 pub use edit::ReportEdit;
 pub use event::{Committed, DeletedMessage, Event, Reviewed};
 pub use fields::{Fields, query_flag, query_record_id};
+pub use happened::Happened;
 pub use item::{
     ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemNotFound, ItemPatch, ItemStatus, MAX_REPORT_BYTES, NewItem,
 };

@@ -28,6 +28,8 @@ pub enum ItemKey {
     Finder,
     /// Private: answered to staff only.
     Verification,
+    HappenedFrom,
+    HappenedUntil,
     HoldUntil,
     DisposedAt,
     Disposal,
@@ -55,7 +57,7 @@ impl ItemKey {
         Self::CreatedBy,
     ];
     /// The extension fields, which `fields` may name besides the contract's.
-    const EXTENSIONS: [Self; 14] = [
+    const EXTENSIONS: [Self; 16] = [
         Self::Kind,
         Self::PhotoUrl,
         Self::ThumbUrl,
@@ -63,6 +65,8 @@ impl ItemKey {
         Self::Place,
         Self::Finder,
         Self::Verification,
+        Self::HappenedFrom,
+        Self::HappenedUntil,
         Self::HoldUntil,
         Self::DisposedAt,
         Self::Disposal,
@@ -98,6 +102,8 @@ impl ItemKey {
             Self::Place => "place",
             Self::Finder => "finder",
             Self::Verification => "verification",
+            Self::HappenedFrom => "happenedFrom",
+            Self::HappenedUntil => "happenedUntil",
             Self::HoldUntil => "holdUntil",
             Self::DisposedAt => "disposedAt",
             Self::Disposal => "disposal",

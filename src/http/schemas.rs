@@ -130,6 +130,12 @@ pub struct Item {
     /// answered to staff only, and left out for anyone else.
     #[schema(max_length = 1000)]
     verification: Option<Option<String>>,
+    /// When it was lost or found, as its reporter knows it: between `happenedFrom` and
+    /// `happenedUntil` (the same time for a moment); `null` when they did not say.
+    #[schema(rename = "happenedFrom", format = DateTime)]
+    happened_from: Option<Option<String>>,
+    #[schema(rename = "happenedUntil", format = DateTime)]
+    happened_until: Option<Option<String>>,
     /// Until when a found item is kept before it is due for disposal; `null` for lost reports.
     #[schema(rename = "holdUntil", format = DateTime)]
     hold_until: Option<Option<String>>,
@@ -204,6 +210,13 @@ pub struct NewItem {
     /// marks, the lock screen), to judge claims; private like the finder.
     #[schema(max_length = 1000)]
     verification: Option<Option<String>>,
+    /// When it was lost or found (RFC 3339, not in the future): a moment, or with
+    /// `happenedUntil` a window of at most 31 days.
+    #[schema(rename = "happenedFrom", format = DateTime)]
+    happened_from: Option<Option<String>>,
+    /// The end of the window (needs `happenedFrom`, not before it).
+    #[schema(rename = "happenedUntil", format = DateTime)]
+    happened_until: Option<Option<String>>,
 }
 
 /// `PATCH /api/items/:id/report`: at least one field; what is left out stays as it is.
@@ -231,6 +244,11 @@ pub struct ReportEditBody {
     /// Staff only (403 from the reporter): what only the owner would know; `null` clears it.
     #[schema(max_length = 1000)]
     verification: Option<Option<String>>,
+    /// When it was lost or found, as a new report's; `happenedFrom: null` clears both.
+    #[schema(rename = "happenedFrom", format = DateTime)]
+    happened_from: Option<Option<String>>,
+    #[schema(rename = "happenedUntil", format = DateTime)]
+    happened_until: Option<Option<String>>,
 }
 
 /// `POST /api/items/:id/disposal`.

@@ -10,8 +10,8 @@ use super::{
     with_pool,
 };
 use crate::domain::{
-    Committed, Disposal, Event, Finder, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch, ItemStatus,
-    NewItem, NewPhoto, Notice, Photo, ReportEdit,
+    Committed, Disposal, Event, Finder, Happened, ImportedItem, Item, ItemChange, ItemId, ItemKind, ItemPatch,
+    ItemStatus, NewItem, NewPhoto, Notice, Photo, ReportEdit,
 };
 
 /// An `items` row as the drivers decode it.
@@ -38,6 +38,8 @@ pub(super) struct ItemRow {
     finder_name: Option<String>,
     finder_contact: Option<String>,
     verification: Option<String>,
+    happened_from: Option<i64>,
+    happened_until: Option<i64>,
     disposed_at: Option<i64>,
     disposal_method: Option<String>,
     disposal_note: Option<String>,
@@ -51,9 +53,17 @@ pub(super) struct ItemRow {
 }
 
 impl ItemRow {
+    /// When it was lost or found, when its reporter said: both columns, or neither.
+    fn happened(&self) -> Option<Happened> {
+        self.happened_from
+            .zip(self.happened_until)
+            .map(|(from, until)| Happened { from, until })
+    }
+
     /// The item.
     pub(super) fn into_item(self) -> Item {
         let row = self;
+        let happened = row.happened();
         Item {
             site_hold_days: row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
             finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
@@ -61,6 +71,7 @@ impl ItemRow {
                 contact: row.finder_contact,
             }),
             verification: row.verification,
+            happened,
             // The column's CHECK admits the five methods only.
             disposal: row
                 .disposed_at
@@ -107,7 +118,7 @@ pub(super) use open_item;
 macro_rules! item_columns {
     () => {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
-         created_at, created_by, returned_at, finder_name, finder_contact, verification, disposed_at, disposal_method, \
+         created_at, created_by, returned_at, finder_name, finder_contact, verification, happened_from, happened_until, disposed_at, disposal_method, \
          disposal_note, closed_at, version, site_id, bin_id, transit_to, \
          (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days"
     };
@@ -124,11 +135,11 @@ pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHE
 const INSERT_ITEM: &str = concat!(
     "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
      created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
-     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id, verification) \
+     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id, verification, happened_from, happened_until) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
      $20, $21, $22, $23, $24, $11, \
      COALESCE($25, (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)), \
-     $26, $27) RETURNING ",
+     $26, $27, $28, $29) RETURNING ",
     item_columns!()
 );
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
@@ -190,6 +201,8 @@ macro_rules! insert_row {
         .bind(item.site())
         .bind(item.bin())
         .bind(item.verification())
+        .bind(item.happened().map(|h| h.from))
+        .bind(item.happened().map(|h| h.until))
         .fetch_one(&mut *$pool)
         .await?;
         if let Some(photo) = photo {
@@ -221,7 +234,7 @@ const EDIT_ITEM: &str = concat!(
      photo_version = $9, version = $10, derived_at = $11, \
      status = CASE WHEN $12 THEN 'pending' ELSE status END, \
      cat_key = $13, search_words = $14, place_words = $15, geo_x = $16, geo_y = $17, geo_z = $18, \
-     radius_sin = $19, radius_cos = $20, verification = $21 \
+     radius_sin = $19, radius_cos = $20, verification = $21, happened_from = $22, happened_until = $23 \
      WHERE id = $1 RETURNING ",
     item_columns!()
 );
@@ -443,6 +456,7 @@ impl Store {
             let (cat, place) = (text(edit.cat(), &before.cat), text(edit.place(), &before.place));
             let radius = edit.radius().unwrap_or(before.radius);
             let verification = text(edit.verification(), &before.verification);
+            let happened = edit.happened().unwrap_or_else(|| before.happened());
             let derived = Derived::of(&Source {
                 title: &title,
                 desc: desc.as_deref(),
@@ -485,6 +499,8 @@ impl Store {
                 derived
             )
             .bind(verification.as_deref())
+            .bind(happened.map(|h| h.from))
+            .bind(happened.map(|h| h.until))
             .fetch_one(&mut *pool)
             .await?;
             record_change(pool, id, actor, now, &ItemChange::Edited(edit)).await?;

@@ -21,8 +21,11 @@ pub const STAFF_VERIFY: &str = "Only staff record verification details";
 /// Reports an item, or (staff) takes in one handed in at the desk, at the site and in the bin
 /// [`placed`] gives it.
 pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item> {
-    let item = placed(state, user, item).await?;
     let now = now_ms();
+    if let Some(happened) = item.happened() {
+        happened.not_after(now)?;
+    }
+    let item = placed(state, user, item).await?;
     let item = state
         .events
         .publish(state.store.insert_item(&item, &user.id, now).await?);
@@ -142,6 +145,9 @@ pub async fn edit(state: &AppState, user: &User, item: &Item, edit: &ReportEdit)
     }
     if !staff && edit.verification().is_some() {
         return Err(AppError::NotAllowed(STAFF_VERIFY));
+    }
+    if let Some(Some(happened)) = edit.happened() {
+        happened.not_after(now_ms())?;
     }
     let review_again = !staff && state.config.custody.review_edits;
     let edited = state

@@ -12,6 +12,7 @@ mod edits;
 mod errors;
 mod export;
 mod faults;
+mod happened;
 mod headers;
 mod helpers;
 mod identity;

@@ -1,5 +1,6 @@
 // Correcting a report from its view: its reporter while it is open, its desk's staff at any
-// time — the title, the description, the category, the place in words and the photo; staff
+// time — the title, the description, the category, the place in words, when it was lost or
+// found and the photo; staff
 // also the verification details of a found item. (The
 // point on the map stays where the report put it: the API changes it, the form does not yet.)
 import { attempt, showingErrors } from "./api.js";
@@ -8,6 +9,7 @@ import { addCategoryOptions } from "./categories.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
+import { whenBody, whenFieldset } from "./when.js";
 
 /** Asks for `item`'s corrections; resolves with the corrected item (`id`, `status`), or null
  *  when cancelled. Its verification details are asked for when `item` carries the key (staff
@@ -32,6 +34,7 @@ export function editReport(item) {
       category,
       h("label", { for: "edit-place" }, t("place.label")),
       h("input", { id: "edit-place", name: "place", maxlength: 200, value: item.place ?? "", autocomplete: "off" }),
+      whenFieldset(item),
       h("label", { for: "edit-photo" }, t("edit.newPhoto"), " ", h("span", { class: "meta" }, t("common.optional"))),
       h("input", { id: "edit-photo", name: "photo", type: "file", accept: "image/*" }),
       item.photoUrl ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "noPhoto" }), t("edit.removePhoto")) : null,
@@ -45,7 +48,14 @@ export function editReport(item) {
     submit: async (form) => {
       const f = form.elements;
       const text = (field) => field.value.trim() || null;
-      const body = { title: f.title.value, desc: text(f.desc), cat: f.cat.value || null, place: text(f.place) };
+      const body = {
+        title: f.title.value,
+        desc: text(f.desc),
+        cat: f.cat.value || null,
+        place: text(f.place),
+        // A day emptied forgets when; none before, none sent.
+        ...whenBody(form, { clear: Boolean(item.happenedFrom) }),
+      };
       if (verifies) body.verification = text(f.verification);
       const file = f.photo.files[0];
       if (file) {

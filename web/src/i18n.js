@@ -75,6 +75,9 @@ export const API_ERRORS = {
   "imgData must be at most 5 MiB": "apiError.imageOver5MiB",
   "message is required": "apiError.messageRequired",
   "text is required": "apiError.textRequired",
+  "happenedFrom is in the future": "apiError.happenedFuture",
+  "happenedUntil is before happenedFrom": "apiError.happenedOrder",
+  "The time it happened spans at most 31 days": "apiError.happenedSpan",
 };
 
 /** API error texts with a part that varies: the pattern, and the key shown with its parts. */

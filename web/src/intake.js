@@ -1,7 +1,7 @@
 // Intake, for staff at the desk (#/intake): a found item handed in — title, description,
 // category, the desk that takes it (theirs; asked when they work at several) and the bin it
-// goes in, or where it is kept in words, a photo, where it was found (in words and on the map) and who
-// handed it in (private to staff) — published at once. Then its number, to write on the
+// goes in, or where it is kept in words, a photo, where (in words and on the map) and when it
+// was found and who handed it in (private to staff) — published at once. Then its number, to write on the
 // item, and its label to print.
 import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
@@ -13,6 +13,7 @@ import { printLabels } from "./labels.js";
 import { showOnly, showOutcome } from "./panels.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
+import { whenBody, whenFieldset } from "./when.js";
 
 export class Intake {
   constructor(state) {
@@ -21,6 +22,7 @@ export class Intake {
     this.form = document.getElementById("intake-form");
     this.done = document.getElementById("intake-done");
     addCategoryOptions(this.form.elements.cat);
+    this.form.querySelector("[data-when]").replaceWith(whenFieldset());
     this.form.elements.site.addEventListener("change", () => this.fillBins());
     this.form.elements.bin.addEventListener("change", () => {
       // A bin names where it is kept.
@@ -81,11 +83,11 @@ export class Intake {
     this.logged = null;
   }
 
-  /** The form emptied, but for the desk, the bin and where it was found: a batch handed in
-   *  together (a lecture hall's end-of-day box) is likely all theirs. */
+  /** The form emptied, but for the desk, the bin, where and on which day it was found: a
+   *  batch handed in together (a lecture hall's end-of-day box) is likely all theirs. */
   resetKeepingDesk() {
     const f = this.form.elements;
-    const kept = ["site", "bin", "place", "lat", "lng", "radius"].map((name) => [name, f[name].value]);
+    const kept = ["site", "bin", "place", "lat", "lng", "radius", "happenedDate"].map((name) => [name, f[name].value]);
     this.form.reset();
     for (const [name, value] of kept) f[name].value = value;
     this.place.draw();
@@ -119,6 +121,7 @@ export class Intake {
       ...this.place.value(),
       finder: finder.name || finder.contact ? finder : null,
       verification: text(f.verification),
+      ...whenBody(this.form),
     };
     const file = f.photo.files[0];
     if (file) {

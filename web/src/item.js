@@ -24,10 +24,11 @@ import { fillNick } from "./nick.js";
 import { receiptLink } from "./pickup.js";
 import { moveToBin, receiveHere, sendToDesk } from "./shelving.js";
 import { socket } from "./socket.js";
+import { whenWords } from "./when.js";
 
 const FIELDS = [
   "id", "title", "desc", "cat", "kind", "place", "lat", "lng", "radius", "status", "storagePlace", "created_at", "createdBy",
-  "photoUrl", "siteId", ...OUTCOME_FIELDS,
+  "photoUrl", "siteId", "happenedFrom", "happenedUntil", ...OUTCOME_FIELDS,
 ].join(",");
 /** What staff see besides: who handed a found item in, how long it is kept, its bin, and
  *  the desk it is on its way to. */
@@ -147,6 +148,7 @@ export class ItemDialog {
       open ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
       [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
       [t("item.where"), whereWords(item)],
+      whenWords(item) ? [item.kind === "found" ? t("when.found") : t("when.lost"), whenWords(item)] : null,
       this.siteField(item),
       item.transitTo ? [t("item.inTransit"), t("desks.to", { site: siteName(this.state, item.transitTo) })] : null,
       item.returnedAt ? [t("outcome.returned"), formatTime(item.returnedAt)] : null,

@@ -1,6 +1,6 @@
 // Report: lost or found, title, description, category, a photo scaled down in the browser, the
 // place in words, and on the map (picked there, from the device's location, or typed) with a
-// radius, without which it is not sent. Visitors see a panel that asks them to log in or
+// radius, without which it is not sent; and when, if the reporter knows. Visitors see a panel that asks them to log in or
 // create an account.
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
@@ -9,12 +9,14 @@ import { deskLines } from "./desks.js";
 import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
+import { whenBody, whenFieldset } from "./when.js";
 
 export class Report {
   constructor(state) {
     this.state = state;
     this.form = document.getElementById("report-form");
     addCategoryOptions(this.form.elements.cat);
+    this.form.querySelector("[data-when]").replaceWith(whenFieldset());
     this.form.addEventListener("submit", (event) => this.submit(event));
     this.place = new PlacePicker(this.form, document.getElementById("report-map"), document.getElementById("use-location"), state.config);
   }
@@ -42,6 +44,7 @@ export class Report {
       desc: f.desc.value || null,
       cat: f.cat.value || null,
       ...this.place.value(),
+      ...whenBody(this.form),
     };
     const file = f.photo.files[0];
     if (file) {

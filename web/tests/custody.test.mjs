@@ -80,6 +80,7 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await form.getByLabel("Finder's contact").fill("ada@example.org");
   await form.getByLabel("Place", { exact: true }).fill("Lecture hall B");
   await form.getByLabel(/^Verification details/).fill("A duck sticker on the lid; a fork inside");
+  await form.getByLabel("Day").fill("2026-01-15");
   assert.deepEqual(await unlabelledFields(page), []);
   await screenshot(page, "intake-desktop");
   await form.getByRole("button", { name: "Log item" }).click();
@@ -92,13 +93,17 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await page.getByRole("status").getByText(`Item ${number} “${title}” is logged.`).waitFor();
   await screenshot(page, "intake-done-desktop");
   const admin = await asAdmin();
-  const stored = await admin("GET", `/api/items/${id}?fields=title,kind,status,storagePlace,finder,verification,photoUrl,holdUntil`);
+  const stored = await admin(
+    "GET", `/api/items/${id}?fields=title,kind,status,storagePlace,finder,verification,photoUrl,holdUntil,happenedFrom,happenedUntil`,
+  );
+  // The day it was found, in the browser's own time: all of it.
+  const [dayStart, dayEnd] = await page.evaluate(() => [new Date("2026-01-15T00:00").toISOString(), new Date("2026-01-15T23:59:59.999").toISOString()]);
   assert.deepEqual(
     { ...stored, photoUrl: Boolean(stored.photoUrl), holdUntil: Boolean(stored.holdUntil) },
     {
       title, kind: "found", status: "approved", storagePlace: "Shelf C3",
       finder: { name: "Ada Finder", contact: "ada@example.org" }, verification: "A duck sticker on the lid; a fork inside",
-      photoUrl: true, holdUntil: true,
+      photoUrl: true, holdUntil: true, happenedFrom: dayStart, happenedUntil: dayEnd,
     },
   );
 
@@ -114,13 +119,14 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await page.getByRole("button", { name: "Back" }).click();
   await done.getByText(number).waitFor();
 
-  // The next item of a batch: the form is empty but for the desk and where it was found.
+  // The next item of a batch: the form is empty but for the desk, where and when it was found.
   assert.equal(await done.getByRole("link", { name: "View the item" }).getAttribute("href"), `#/items/${id}`);
   await done.getByRole("button", { name: "Log another item" }).click();
   await form.getByLabel("Title").waitFor();
   assert.equal(await form.getByLabel("Place", { exact: true }).inputValue(), "Lecture hall B");
   assert.notEqual(await form.getByLabel("Latitude").inputValue(), "");
   assert.equal(await form.getByLabel("Radius (m)").inputValue(), "15");
+  assert.equal(await form.getByLabel("Day").inputValue(), "2026-01-15");
   for (const name of ["Title", "Finder's name", /^Verification details/]) assert.equal(await form.getByLabel(name).inputValue(), "");
 
   // Staff see the finder and how long it is kept in the item's view.
