@@ -83,7 +83,7 @@ export class Selection {
       fields: disposalFields(`chosen-${this.key}`),
       confirm: t("dispose.confirm"),
       request: (item, form) => api("POST", `/api/items/${item.id}/disposal?fields=id`, disposalBody(form)),
-      done: "chosen.disposed",
+      done: (n) => tn("chosen.disposed", n),
     });
   }
 
@@ -99,13 +99,14 @@ export class Selection {
       fields: sendingFields(sites),
       confirm: t("shelving.send"),
       request: (item, form) => api("POST", `/api/items/${item.id}/transfer?fields=id`, sendingBody(form)),
-      done: "chosen.sent",
+      done: (n) => tn("chosen.sent", n),
     });
   }
 
   /** Asks the question, then sends `request(item, form)` for each of `items` in turn. When
    *  none is done the errors show in the dialog, which stays open; otherwise it closes, says
-   *  how many were done and which were refused, and why, and the choice starts afresh. */
+   *  how many were done (`done(n)`) and which were refused, and why, and the choice starts
+   *  afresh. */
   async each({ items, title, intro, fields, confirm, request, done }) {
     let refused = [];
     const doneItems = await ask({
@@ -129,7 +130,7 @@ export class Selection {
       },
     });
     if (!doneItems) return;
-    showNotice(tn(done, doneItems.length));
+    showNotice(done(doneItems.length));
     if (refused.length) showError(t("chosen.refused", { list: refused.join(" ") }));
     this.clear();
     this.changed(doneItems.map((item) => item.id));
