@@ -3,7 +3,7 @@
 
 use super::{AccountError, Passwords, token::token_hash, unlock};
 use crate::{
-    domain::{Committed, LinkToken, NewPasswordByLink, Signup},
+    domain::{Committed, LinkToken, NewPasswordByLink, Signup, User},
     store::{SignupOutcome, Store, StoreError, Verified},
     time::now_ms,
 };
@@ -17,6 +17,11 @@ pub async fn sign_up(
 ) -> Result<Committed<SignupOutcome>, AccountError> {
     let hash = passwords.hash(signup.password().clone()).await?;
     Ok(store.sign_up(signup, &hash, now_ms()).await?)
+}
+
+/// The visitor a link to follow their report logs in, or `None` for a bad or expired link.
+pub async fn follower(store: &Store, token: &LinkToken) -> Result<Option<User>, StoreError> {
+    store.follower(&token_hash(token.as_str()), now_ms()).await
 }
 
 /// Verifies an address with a link opened by `session_user` (the account logged in, if any):

@@ -18,6 +18,11 @@ pub struct Account {
     /// False for a sign-up whose address is not verified yet (it cannot log in).
     pub verified: bool,
     pub created_at: i64,
+    /// Made for a visitor whose lost report staff took at the desk: no password, and it
+    /// follows its reports by a mailed link.
+    pub visitor: bool,
+    /// The phone number a visitor gave the desk.
+    pub phone: Option<String>,
 }
 
 /// `POST /api/users { id, name, password, isAdmin?, email? }`, or `lostfound user add`.

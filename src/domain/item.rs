@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::{
     Bin, ClaimId, Disposal, Fields, Finder, Happened, HoldPolicy, NewDisposal, NewPhoto, ReportEdit, UserId,
-    ValidationError, bounded_text,
+    ValidationError, Visitor, bounded_text,
 };
 
 /// The most a report may take as JSON: a photo of `MAX_PHOTO_BYTES` is about 6.7 MiB in
@@ -259,6 +259,8 @@ pub struct NewItem {
     verification: Option<String>,
     /// When it was lost or found.
     happened: Option<Happened>,
+    /// The visitor without an account whose lost report staff take at the desk.
+    visitor: Option<Visitor>,
     /// The site chosen for it (`siteId`): a found item's, by whoever hands it in. Without
     /// one, the nearest site takes it.
     site: Option<i64>,
@@ -327,7 +329,7 @@ impl NewItem {
 
     /// Checks the body of `POST /api/items` sent by staff, who may log an item handed in at
     /// the desk: `status` (`approved` needs no review), its `finder` and its `verification`
-    /// details.
+    /// details; or take a lost report for a `visitor` without an account.
     pub fn parse_intake(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         Self::parse_as(body, true)
     }
@@ -340,13 +342,25 @@ impl NewItem {
         let lng = f.number_in("lng", -180.0, 180.0)?;
         let title = bounded_text("title", title.unwrap_or(""), MAX_TITLE)?.ok_or_else(|| missing("title"))?;
         let photo = photo_of(&f)?;
+        let kind = f.parsed("kind")?.unwrap_or_default();
+        let visitor = if staff {
+            Visitor::parse(body.get("visitor"))?
+        } else {
+            None
+        };
+        if visitor.is_some() && kind != ItemKind::Lost {
+            return Err(ValidationError::new(
+                "visitor",
+                "Only a lost report is taken for a visitor",
+            ));
+        }
         Ok(Self {
             title,
             lat: lat.ok_or_else(|| missing("lat"))?,
             lng: lng.ok_or_else(|| missing("lng"))?,
             desc: f.text("desc", MAX_DESC)?,
             cat: f.text("cat", MAX_CAT)?,
-            kind: f.parsed("kind")?.unwrap_or_default(),
+            kind,
             photo,
             radius: f.number_in("radius", 0.0, MAX_RADIUS_M)?.unwrap_or(0.0),
             storage_place: f.text("storagePlace", MAX_STORAGE_PLACE)?,
@@ -363,6 +377,7 @@ impl NewItem {
                 None
             },
             happened: Happened::parse(&f)?,
+            visitor,
             site: f.record_id("siteId", "Invalid site")?,
             bin: if staff {
                 f.record_id("binId", "Invalid bin")?
@@ -411,6 +426,10 @@ impl NewItem {
 
     pub fn happened(&self) -> Option<Happened> {
         self.happened
+    }
+
+    pub fn visitor(&self) -> Option<&Visitor> {
+        self.visitor.as_ref()
     }
 
     pub fn title(&self) -> &str {

@@ -28,6 +28,7 @@ mod site;
 mod sso;
 mod stats;
 mod user;
+mod visitor;
 pub mod words;
 
 use std::borrow::Cow;
@@ -66,6 +67,7 @@ pub use site::{Site, SiteFields, nearest as nearest_site};
 pub use sso::{SsoClaims, SsoIdentity};
 pub use stats::{Stats, StatsWindow};
 pub use user::{Credentials, DisplayName, Email, Password, User, UserId};
+pub use visitor::Visitor;
 
 /// A rejected input: the message clients see and the field it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -129,6 +129,9 @@ pub enum LinkPurpose {
     Verify,
     /// Set a password (forgotten, or first set for an imported account): `#/reset/TOKEN`.
     Reset,
+    /// Follow a lost report staff took for a visitor without a password, logged in as them:
+    /// `#/follow/TOKEN`. Good until it expires, as often as it is opened.
+    Follow,
 }
 
 impl LinkPurpose {
@@ -136,15 +139,17 @@ impl LinkPurpose {
         match self {
             Self::Verify => "verify",
             Self::Reset => "reset",
+            Self::Follow => "follow",
         }
     }
 
     /// How long a link stays good, in milliseconds: a reset for an hour, a verification for
-    /// two days.
+    /// two days, a visitor's link to follow their report for 30 days.
     pub fn lifetime_ms(self) -> i64 {
         match self {
             Self::Verify => 48 * 3_600_000,
             Self::Reset => 3_600_000,
+            Self::Follow => 30 * 24 * 3_600_000,
         }
     }
 }
@@ -161,6 +166,9 @@ pub enum AccountMailKind {
     /// An account was made for the person (an import): a link to choose a password, good
     /// for a week.
     Welcome,
+    /// Staff took a lost report at the desk for a visitor without a password: a link to
+    /// follow it.
+    Follow,
     /// Someone asked to reset the password for an address no account has. Recorded (it counts
     /// towards the address's share, and costs the asker the same time as a real request) but
     /// never sent: no mail goes to an address nobody verified.
@@ -174,6 +182,7 @@ impl AccountMailKind {
             Self::Reset => "reset",
             Self::Registered => "registered",
             Self::Welcome => "welcome",
+            Self::Follow => "follow",
             Self::NoAccount => "no-account",
         }
     }
@@ -191,6 +200,7 @@ impl AccountMailKind {
             Self::Reset => Some((LinkPurpose::Reset, LinkPurpose::Reset.lifetime_ms())),
             Self::Registered | Self::NoAccount => None,
             Self::Welcome => Some((LinkPurpose::Reset, 7 * 24 * 3_600_000)),
+            Self::Follow => Some((LinkPurpose::Follow, LinkPurpose::Follow.lifetime_ms())),
         }
     }
 }
@@ -204,6 +214,7 @@ impl TryFrom<String> for AccountMailKind {
             Self::Reset,
             Self::Registered,
             Self::Welcome,
+            Self::Follow,
             Self::NoAccount,
         ]
         .into_iter()

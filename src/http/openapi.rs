@@ -80,6 +80,7 @@ use crate::{json, state::AppState};
         super::signup::verify,
         super::signup::request_reset,
         super::signup::confirm_reset,
+        super::signup::follow,
         super::messages::remove,
         super::sites::list,
         super::sites::create,

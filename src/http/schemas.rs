@@ -210,6 +210,12 @@ pub struct NewItem {
     /// marks, the lock screen), to judge claims; private like the finder.
     #[schema(max_length = 1000)]
     verification: Option<Option<String>>,
+    /// Staff only (ignored from anyone else), on a lost report: the visitor without an account
+    /// it is taken for at the desk, `{ name, email, phone? }`. The report is the account of
+    /// that address (one is made, without a password, when there is none), and such a visitor
+    /// is mailed a link to follow it (`POST /api/follow`).
+    #[schema(value_type = Option<Object>, nullable)]
+    visitor: Option<Option<()>>,
     /// When it was lost or found (RFC 3339, not in the future): a moment, or with
     /// `happenedUntil` a window of at most 31 days.
     #[schema(rename = "happenedFrom", format = DateTime)]

@@ -1,7 +1,7 @@
 //! Getting in without staff: `POST /api/signup` and `/api/signup/verify`, `POST
-//! /api/password-reset` and `/api/password-reset/confirm`, and `GET /api/config`, which tells
-//! the web app which of these (and single sign-on) are on. No answer says whether an address
-//! has an account.
+//! /api/password-reset` and `/api/password-reset/confirm`, `POST /api/follow` (a visitor's
+//! link to their report), and `GET /api/config`, which tells the web app which of these (and
+//! single sign-on) are on. No answer says whether an address has an account.
 
 use axum::{
     Json, Router,
@@ -21,7 +21,7 @@ use super::{
     views::{LoginJson, OkJson},
 };
 use crate::{
-    auth::{reset_password, sign_up, verify_email},
+    auth::{follower, reset_password, sign_up, verify_email},
     config::SignupPolicy,
     domain::{BAD_LINK, LinkToken, NewPasswordByLink, ResetRequest, Signup},
     error::{AppError, Result},
@@ -37,6 +37,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/signup/verify", post(verify))
         .route("/api/password-reset", post(request_reset))
         .route("/api/password-reset/confirm", post(confirm_reset))
+        .route("/api/follow", post(follow))
 }
 
 /// What the web app offers: `{ signup, signupDomains, oidc: { name } | null, passwordReset,
@@ -205,6 +206,31 @@ async fn confirm_reset(
     } else {
         Err(AppError::invalid(BAD_LINK))
     }
+}
+
+/// Logs a visitor in with the token of the link mailed when staff took their lost report: a
+/// visitor's account has no password, and the link stays good for 30 days, as often as it is
+/// opened (each opening is a new session).
+#[utoipa::path(post, path = "/api/follow", operation_id = "followReport", tag = "session", request_body = schemas::TokenBody,
+    responses(
+        (status = 200, description = "The visitor, logged in (`{ ok, user }`, `Set-Cookie: sid=…`)", body = LoginJson),
+        (status = 400, description = "Invalid or expired link (also once the visitor chose a password, or the account is disabled)", body = schemas::ErrorBody),
+        (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
+        (status = 429, response = schemas::TooManyRequests),
+    ))]
+async fn follow(
+    State(state): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    headers: HeaderMap,
+    body: JsonObject,
+) -> Result<Response> {
+    let token = LinkToken::parse(&body.fields)?;
+    refuse_too_many(&state, "follow", addr).await?;
+    let user = follower(&state.store, &token)
+        .await?
+        .ok_or(AppError::invalid(BAD_LINK))?;
+    let session = state.sessions.start(&user.id, &headers).await?;
+    Ok(with_cookies(Json(LoginJson::new(&user)), [session]))
 }
 
 /// 429 once an address has made too many requests of `kind` in the throttle's window.

@@ -422,6 +422,13 @@ pub struct AccountJson<'a> {
     /// In lists: whether failed logins lock it now (what unlocking forgets).
     #[serde(skip_serializing_if = "Option::is_none")]
     locked: Option<bool>,
+    /// Only `true`, and only then: the account was made for a visitor whose lost report
+    /// staff took at the desk.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    visitor: bool,
+    /// The phone number a visitor gave the desk, when they gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phone: Option<&'a str>,
 }
 
 impl AccountJson<'_> {
@@ -444,6 +451,8 @@ impl<'a> From<&'a Account> for AccountJson<'a> {
             verified: account.verified,
             created_at: format_ms(account.created_at),
             locked: None,
+            visitor: account.visitor,
+            phone: account.phone.as_deref(),
         }
     }
 }

@@ -29,6 +29,7 @@ mod stats;
 mod throttle;
 mod transfers;
 mod users;
+mod visitors;
 mod whole_list;
 mod writer;
 
@@ -61,6 +62,7 @@ pub use sites::SiteRefusal;
 pub use sso::SsoOutcome;
 pub use transfers::TransferRefusal;
 pub use users::{AccountChange, LoginRecord, NO_PASSWORD, PasswordSet};
+pub use visitors::VisitorAccount;
 
 /// How long a request waits for a database connection before it is answered 503.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);

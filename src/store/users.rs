@@ -92,6 +92,8 @@ pub(super) struct AccountRow {
     disabled: bool,
     verified: bool,
     created_at: i64,
+    visitor: bool,
+    phone: Option<String>,
 }
 
 impl From<AccountRow> for Account {
@@ -102,13 +104,18 @@ impl From<AccountRow> for Account {
             disabled: row.disabled,
             verified: row.verified,
             created_at: row.created_at,
+            visitor: row.visitor,
+            phone: row.phone,
         }
     }
 }
 
 macro_rules! account_columns {
     () => {
-        concat!(user_columns!("users"), ", email, disabled, verified, created_at")
+        concat!(
+            user_columns!("users"),
+            ", email, disabled, verified, created_at, visitor, phone"
+        )
     };
 }
 

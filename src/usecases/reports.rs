@@ -19,16 +19,30 @@ pub const CANNOT_EDIT: &str = "Item cannot be edited";
 pub const STAFF_VERIFY: &str = "Only staff record verification details";
 
 /// Reports an item, or (staff) takes in one handed in at the desk, at the site and in the bin
-/// [`placed`] gives it.
+/// [`placed`] gives it, or takes a visitor's lost report there: it is the account of the
+/// visitor's address, made for them when there is none, and a visitor without a password is
+/// mailed the link to follow it.
 pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item> {
     let now = now_ms();
     if let Some(happened) = item.happened() {
         happened.not_after(now)?;
     }
     let item = placed(state, user, item).await?;
+    let reporter = match item.visitor() {
+        Some(visitor) => Some((state.store.visitor_account(visitor, now).await?, visitor.email.as_str())),
+        None => None,
+    };
+    let created_by = reporter
+        .as_ref()
+        .map_or(user.id.as_str(), |(account, _)| account.id.as_str());
     let item = state
         .events
-        .publish(state.store.insert_item(&item, &user.id, now).await?);
+        .publish(state.store.insert_item(&item, created_by, now).await?);
+    if let Some((account, address)) = reporter.filter(|(account, _)| account.follows_by_link) {
+        state
+            .events
+            .publish(state.store.mail_follow_link(&account.id, address, now).await?);
+    }
     state.meanings.item_changed(&item);
     if item.status == ItemStatus::Approved {
         tell_matches(state, &item, now).await;
@@ -39,11 +53,12 @@ pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item
 /// A new item at its site: a found item goes to the site chosen, else (taken in by someone
 /// who works at sites) the nearest of theirs, else — as every report without a choice — the
 /// nearest site, which the store's insert picks. A report logged already reviewed (staff's:
-/// only they may send a `status`) is the logger's desk's too, so that no staff reviews
+/// only they may send a `status`) or taken for a visitor is the logger's desk's too, so that no staff reviews
 /// another site's report by writing it. A bin named must be that site's. Reports that name
 /// neither, the most, read nothing here.
 async fn placed(state: &AppState, user: &User, item: NewItem) -> Result<NewItem> {
-    let at_the_desk = item.kind() == ItemKind::Found || item.status() != ItemStatus::Pending;
+    let at_the_desk =
+        item.kind() == ItemKind::Found || item.status() != ItemStatus::Pending || item.visitor().is_some();
     let takes_in_at_own = at_the_desk && item.site().is_none() && !user.sites.is_empty();
     if item.site().is_none() && item.bin().is_none() && !takes_in_at_own {
         return Ok(item);

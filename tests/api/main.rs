@@ -51,5 +51,6 @@ mod startup;
 mod takeover;
 mod throttle;
 mod verification;
+mod visitors;
 mod web_assets;
 mod whole_lists;

@@ -1,0 +1,102 @@
+//! Visitors without an account whose lost reports staff take at the desk: the account their
+//! report goes to, and the link mailed to them that logs them in to follow it.
+
+use rand::distr::{Alphanumeric, SampleString};
+
+use super::{
+    Store, StoreError,
+    account_mail::queue_account_mail,
+    statement::Tx,
+    users::{NO_PASSWORD, NewUserRow, UserRow, user_columns},
+    with_pool,
+};
+use crate::domain::{AccountMailKind, Committed, Event, LinkPurpose, User, Visitor};
+
+/// The enabled account an address belongs to (the first, by id), and whether it is a
+/// visitor's that has no password.
+const OWNER_OF: &str = "SELECT id, visitor AND password_hash = $2 FROM users \
+     WHERE lower(email) = lower($1) AND verified AND NOT disabled ORDER BY id LIMIT 1";
+const MARK_VISITOR: &str = "UPDATE users SET visitor = TRUE, phone = $2 WHERE id = $1";
+const NEW_PHONE: &str = "UPDATE users SET phone = COALESCE($2, phone) WHERE id = $1";
+/// The visitor a good link to follow (`$1`) logs in: one that has no password (once they
+/// choose one, they log in with it) and is enabled. The link stays good until it expires.
+const FOLLOWER: &str = concat!(
+    "SELECT ",
+    user_columns!("users"),
+    " FROM account_tokens t JOIN users ON users.id = t.user_id \
+     WHERE t.token_hash = $1 AND t.purpose = $2 AND t.expires_at > $3 \
+       AND users.visitor AND users.password_hash = $4 AND NOT users.disabled"
+);
+
+/// Whose a visitor's report is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VisitorAccount {
+    pub id: String,
+    /// A visitor's account without a password: it follows its reports by a mailed link.
+    /// `false` for an account of the address's holder, who logs in as ever.
+    pub follows_by_link: bool,
+}
+
+impl Store {
+    /// The account a visitor's report goes to: the enabled account their address belongs to
+    /// (a phone given is kept), else a new one made for them — `visitor-` and ten letters or
+    /// digits, their name, the address as staff typed it, no password.
+    pub async fn visitor_account(&self, visitor: &Visitor, now: i64) -> Result<VisitorAccount, StoreError> {
+        with_pool!(self, write, |pool| visitor_account(pool, visitor, now).await)
+    }
+
+    /// Queues the mail with the link that follows visitor `id`'s reports, to `address`.
+    pub async fn mail_follow_link(&self, id: &str, address: &str, now: i64) -> Result<Committed<()>, StoreError> {
+        with_pool!(self, write, |pool| {
+            queue_account_mail(pool, Some(id), AccountMailKind::Follow, address, now).await
+        })?;
+        Ok(Committed::new((), vec![Event::AccountMailQueued]))
+    }
+
+    /// The visitor a link to follow logs in, when it is good now.
+    pub async fn follower(&self, token_hash: &str, now: i64) -> Result<Option<User>, StoreError> {
+        let args = [
+            token_hash.into(),
+            LinkPurpose::Follow.as_str().into(),
+            now.into(),
+            NO_PASSWORD.into(),
+        ];
+        let row: Option<UserRow> = self.read_row(FOLLOWER, &args).await?;
+        Ok(row.map(User::from))
+    }
+}
+
+/// [`Store::visitor_account`], on `tx`.
+async fn visitor_account(tx: &mut impl Tx, visitor: &Visitor, now: i64) -> sqlx::Result<VisitorAccount> {
+    let address = visitor.email.as_str();
+    let phone = visitor.phone.as_deref();
+    let owner: Option<(String, bool)> = tx.rows(OWNER_OF, &[address.into(), NO_PASSWORD.into()]).await?.pop();
+    if let Some((id, follows_by_link)) = owner {
+        tx.run(NEW_PHONE, &[id.as_str().into(), phone.into()]).await?;
+        return Ok(VisitorAccount { id, follows_by_link });
+    }
+    loop {
+        let id = format!(
+            "visitor-{}",
+            Alphanumeric.sample_string(&mut rand::rng(), 10).to_lowercase()
+        );
+        let row = NewUserRow {
+            id: &id,
+            name: visitor.name.as_str(),
+            is_admin: false,
+            email: Some(address),
+            password_hash: NO_PASSWORD,
+            verified: true,
+            pending_email: None,
+            oidc_subject: None,
+        };
+        // An id taken already (one in many billions) draws another.
+        if row.insert(tx, now).await?.is_some() {
+            tx.run(MARK_VISITOR, &[id.as_str().into(), phone.into()]).await?;
+            return Ok(VisitorAccount {
+                id,
+                follows_by_link: true,
+            });
+        }
+    }
+}
