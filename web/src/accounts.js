@@ -144,11 +144,14 @@ export class Accounts {
         // A sign-up whose link was not opened yet: it cannot log in.
         account.verified === false ? h("span", { class: "state pending" }, t("accounts.unverified")) : null,
         account.locked ? h("span", { class: "state disabled" }, t("accounts.locked")) : null,
+        // Made for a visitor at the desk: no password, they follow their reports by a link.
+        account.visitor ? h("span", { class: "state pending" }, t("accounts.visitor")) : null,
       ),
       h(
         "p",
         { class: "meta" },
         `${account.id}${self ? t("accounts.you") : ""} · ${account.email ?? t("accounts.noEmail")} · `,
+        account.phone ? `${account.phone} · ` : null,
         h("span", { class: "nowrap" }, t("accounts.createdOn", { date: formatTime(account.created_at) })),
       ),
       account.sites?.length

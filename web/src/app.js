@@ -1,5 +1,5 @@
 // Start-up, the session in the header, and the addresses: a screen each (#/browse, #/report,
-// #/mine, #/intake, #/labels, #/stats, #/desks, #/account, #/signup, ...) and an item's view over the
+// #/mine, #/intake, #/labels, #/stats, #/desks, #/account, #/signup, #/follow/TOKEN, ...) and an item's view over the
 // screen shown (#/items/ID), which Back closes.
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
@@ -13,6 +13,7 @@ import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
 import { Chat } from "./chat.js";
 import { Desks, runsService } from "./desks.js";
+import { Follow } from "./follow.js";
 import { Forgot } from "./forgot.js";
 import { Header } from "./header.js";
 import { Intake } from "./intake.js";
@@ -73,6 +74,7 @@ async function main() {
   views.account = new Account(state);
   views.signup = new Signup(state);
   views.verify = new Verify(state, setUser);
+  views.follow = new Follow(state, setUser);
   views.forgot = new Forgot(state);
   views.reset = new Reset(state, login);
   views["sso-failed"] = new SsoFailed(state);

@@ -1,7 +1,8 @@
 // Report: lost or found, title, description, category, a photo scaled down in the browser, the
 // place in words, and on the map (picked there, from the device's location, or typed) with a
-// radius, without which it is not sent; and when, if the reporter knows. Visitors see a panel that asks them to log in or
-// create an account.
+// radius, without which it is not sent; and when, if the reporter knows. Staff taking a lost
+// report at the desk for a visitor without an account add the visitor's name, email and
+// phone. Visitors see a panel that asks them to log in or create an account.
 import { attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
@@ -17,6 +18,8 @@ export class Report {
     this.form = document.getElementById("report-form");
     addCategoryOptions(this.form.elements.cat);
     this.form.querySelector("[data-when]").replaceWith(whenFieldset());
+    this.visitorFields = document.getElementById("report-visitor-fields");
+    for (const radio of this.form.elements.kind) radio.addEventListener("change", () => this.showVisitorFields());
     this.form.addEventListener("submit", (event) => this.submit(event));
     this.place = new PlacePicker(this.form, document.getElementById("report-map"), document.getElementById("use-location"), state.config);
   }
@@ -31,7 +34,22 @@ export class Report {
     document.getElementById("report-visitor-text").textContent = signup ? t("report.visitor") : t("report.visitorAtDesk");
     document.getElementById("report-desks").replaceChildren(...deskLines(this.state.sites ?? []));
     this.form.hidden = !loggedIn;
+    this.showVisitorFields();
     if (loggedIn) this.place.show();
+  }
+
+  /** A visitor's fields are for staff, taking a lost report at the desk. */
+  showVisitorFields() {
+    this.visitorFields.hidden = !(this.state.user?.isAdmin && this.form.elements.kind.value === "lost");
+  }
+
+  /** The visitor the report is taken for (`{ name, email, phone }`), or null when none is
+   *  named. */
+  visitor() {
+    const f = this.form.elements;
+    if (this.visitorFields.hidden) return null;
+    const [name, email, phone] = [f.visitorName, f.visitorEmail, f.visitorPhone].map((field) => field.value.trim());
+    return name || email || phone ? { name, email, phone: phone || undefined } : null;
   }
 
   async submit(event) {
@@ -46,6 +64,9 @@ export class Report {
       ...this.place.value(),
       ...whenBody(this.form),
     };
+    // Taken at the desk: reviewed as it is taken.
+    const visitor = this.visitor();
+    if (visitor) Object.assign(body, { visitor, status: "approved" });
     const file = f.photo.files[0];
     if (file) {
       body.imgData = await showingErrors(scaledPhoto(file));
@@ -56,6 +77,6 @@ export class Report {
     if (!item) return;
     this.form.reset();
     this.place.draw();
-    showNotice(t("report.done", { title: item.title }));
+    showNotice(visitor ? t("report.doneVisitor", { title: item.title, name: visitor.name, email: visitor.email }) : t("report.done", { title: item.title }));
   }
 }
