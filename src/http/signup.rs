@@ -214,7 +214,7 @@ async fn confirm_reset(
 #[utoipa::path(post, path = "/api/follow", operation_id = "followReport", tag = "session", request_body = schemas::TokenBody,
     responses(
         (status = 200, description = "The visitor, logged in (`{ ok, user }`, `Set-Cookie: sid=…`)", body = LoginJson),
-        (status = 400, description = "Invalid or expired link (also once the visitor chose a password, or the account is disabled)", body = schemas::ErrorBody),
+        (status = 400, description = "Invalid or expired link (also once the visitor chose a password, the account is disabled, or it does staff's work)", body = schemas::ErrorBody),
         (status = 403, response = schemas::CrossSite), (status = 413, response = schemas::TooLarge),
         (status = 429, response = schemas::TooManyRequests),
     ))]

@@ -19,13 +19,16 @@ const OWNER_OF: &str = "SELECT id, visitor AND password_hash = $2 FROM users \
 const MARK_VISITOR: &str = "UPDATE users SET visitor = TRUE, phone = $2 WHERE id = $1";
 const NEW_PHONE: &str = "UPDATE users SET phone = COALESCE($2, phone) WHERE id = $1";
 /// The visitor a good link to follow (`$1`) logs in: one that has no password (once they
-/// choose one, they log in with it) and is enabled. The link stays good until it expires.
+/// choose one, they log in with it), is enabled, and does no office work — a link is no way
+/// into staff's rights, should an administrator give the account some. The link stays good
+/// until it expires.
 const FOLLOWER: &str = concat!(
     "SELECT ",
     user_columns!("users"),
     " FROM account_tokens t JOIN users ON users.id = t.user_id \
      WHERE t.token_hash = $1 AND t.purpose = $2 AND t.expires_at > $3 \
-       AND users.visitor AND users.password_hash = $4 AND NOT users.disabled"
+       AND users.visitor AND users.password_hash = $4 AND NOT users.disabled AND NOT users.is_admin \
+       AND NOT EXISTS (SELECT 1 FROM site_staff WHERE site_staff.user_id = users.id)"
 );
 
 /// Whose a visitor's report is.

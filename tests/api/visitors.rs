@@ -92,13 +92,20 @@ async fn staff_take_a_visitors_report_who_follows_it_by_the_mailed_link_and_hear
     let second = nth_mail_to(&sink, ADDRESS, 3).await;
     assert_ne!(link_token(&second, "follow"), token);
 
-    // Disabled, the account's links no longer log in.
-    let (status, _) = office
-        .patch(&format!("/api/users/{account}"), json!({ "disabled": true }))
-        .await;
-    assert_eq!(status, StatusCode::OK);
-    let (status, _) = app.client().post("/api/follow", json!({ "token": token })).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Given a desk's work, or disabled, the account's links no longer log in: a link is no
+    // way into staff's rights.
+    let follows = || async { app.client().post("/api/follow", json!({ "token": token })).await.0 };
+    for (grant, back) in [
+        (json!({ "sites": [1] }), json!({ "sites": [] })),
+        (json!({ "isAdmin": true }), json!({ "isAdmin": false })),
+        (json!({ "disabled": true }), json!({ "disabled": false })),
+    ] {
+        let (status, answer) = office.patch(&format!("/api/users/{account}"), grant.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(follows().await, StatusCode::BAD_REQUEST, "{grant}");
+        office.patch(&format!("/api/users/{account}"), back).await;
+        assert_eq!(follows().await, StatusCode::OK, "{grant} taken back");
+    }
 }
 
 #[tokio::test]
