@@ -8,8 +8,8 @@ use lettre::{Message, message::Mailbox};
 use super::Mailer;
 use crate::{
     auth::Token,
-    domain::{AccountMailKind, Phrase},
-    store::{NewLink, OutgoingAccountMail, Store},
+    domain::{AccountMailKind, LinkPurpose, Phrase},
+    store::{NewLink, OutgoingAccountMail, OutgoingMail, Store},
     time::now_ms,
 };
 
@@ -47,6 +47,24 @@ pub(super) async fn compose(mailer: &Mailer, store: &Store, mail: &OutgoingAccou
             mailer.message_id(&format!("account.{}.{}", mail.id, mail.attempts)),
         ))
         .body(body)?)
+}
+
+/// A new link that follows the reports of the visitor `mail` goes to (its token kept hashed),
+/// for a notice: a visitor has no password, and their first link may have run out.
+pub(super) async fn follow_link(store: &Store, site: &str, mail: &OutgoingMail) -> anyhow::Result<String> {
+    let token = Token::generate();
+    let now = now_ms();
+    let expires_at = now + LinkPurpose::Follow.lifetime_ms();
+    store
+        .insert_follow_token(
+            &token.hash(),
+            &mail.notification.user_id,
+            &mail.address,
+            now,
+            expires_at,
+        )
+        .await?;
+    Ok(format!("{site}/#/{}/{}", LinkPurpose::Follow.as_str(), token.value()))
 }
 
 /// The subject and body of `mail`, in its reader's language; `link` is its link, when it has

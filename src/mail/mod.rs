@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     causes::describe,
     config::MailConfig,
-    domain::{Event, say},
+    domain::{Event, Phrase, say},
     store::{OutgoingAccountMail, OutgoingMail, Store},
     time::now_ms,
 };
@@ -96,9 +96,10 @@ impl Mailer {
         format!("<{what}@{}>", self.from.email.domain())
     }
 
-    /// The email for `mail`: plain text, the notification's words as subject and body, and
-    /// a `Message-ID` that is the same each time this notification is sent.
-    fn compose(&self, mail: &OutgoingMail) -> anyhow::Result<Message> {
+    /// The email for `mail`: plain text, the notification's words as subject and body (and
+    /// `follow`, a visitor's new link to their reports), and a `Message-ID` that is the same
+    /// each time this notification is sent.
+    fn compose(&self, mail: &OutgoingMail, follow: Option<&str>) -> anyhow::Result<Message> {
         let notification = &mail.notification;
         let to = Mailbox::new(Some(mail.name.clone()), mail.address.parse()?);
         // In the reader's language (a notification written before words were kept: as written).
@@ -109,6 +110,10 @@ impl Mailer {
         let mut body = format!("{text}\n");
         if let (Some(url), Some(item)) = (&self.public_url, notification.item_id) {
             body.push_str(&format!("\n{url}/#/items/{item}\n"));
+        }
+        if let Some(link) = follow {
+            let words = Phrase::new("mail.follow", &[("link", link)]).say(mail.lang);
+            body.push_str(&format!("\n{words}\n"));
         }
         body.push_str(&format!("\n{}\n", say("mail.footer", mail.lang)));
         let sent = UNIX_EPOCH + Duration::from_millis(notification.created_at.max(0).unsigned_abs());
@@ -200,7 +205,13 @@ impl Taken {
     async fn compose(&self, mailer: &Mailer, store: &Store) -> anyhow::Result<Message> {
         match self {
             Self::Account(mail) => account::compose(mailer, store, mail).await,
-            Self::Notification(mail) => mailer.compose(mail),
+            Self::Notification(mail) => {
+                let follow = match (&mailer.public_url, mail.follows_by_link) {
+                    (Some(site), true) => Some(account::follow_link(store, site, mail).await?),
+                    _ => None,
+                };
+                mailer.compose(mail, follow.as_deref())
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! attempt past a lease, so while one node sends it no other takes it, and a node that dies
 //! mid-send leaves it to be taken again once the lease runs out.
 
-use super::{Store, StoreError, notifications::NotificationRow, with_pool};
+use super::{Store, StoreError, notifications::NotificationRow, visitors::follows_by_link, with_pool};
 use crate::domain::{Lang, Notification, Phrase};
 
 /// Takes the message due first. Both conditions on `next_attempt_at` matter on PostgreSQL:
@@ -18,9 +18,13 @@ const TAKE: &str = "UPDATE mail_outbox SET attempts = attempts + 1, next_attempt
 const NEXT_DUE: &str = "SELECT MIN(due) FROM (SELECT MIN(next_attempt_at) AS due FROM mail_outbox \
      UNION ALL SELECT MIN(next_attempt_at) FROM account_mail WHERE sent_at IS NULL) queued";
 const MAIL_FAILED: &str = "UPDATE mail_outbox SET next_attempt_at = $2, last_error = $3 WHERE notification_id = $1";
-const ADDRESSED: &str = "SELECT n.id, n.user_id, n.type, n.item_id, n.text, n.created_at, n.read, \
-            n.phrase, n.items, u.name, u.email, u.lang \
-     FROM notifications n JOIN users u ON u.id = n.user_id AND NOT u.disabled WHERE n.id = $1";
+const ADDRESSED: &str = concat!(
+    "SELECT n.id, n.user_id, n.type, n.item_id, n.text, n.created_at, n.read, \
+            n.phrase, n.items, u.name, u.email, u.lang, ",
+    follows_by_link!("u"),
+    " AS follows_by_link \
+     FROM notifications n JOIN users u ON u.id = n.user_id AND NOT u.disabled WHERE n.id = $1"
+);
 
 /// A notification to email, and to whom.
 #[derive(Debug, Clone)]
@@ -34,6 +38,8 @@ pub struct OutgoingMail {
     pub address: String,
     /// How many times sending it was started, this one included.
     pub attempts: u32,
+    /// To a visitor who follows their reports by link: the message carries a new one.
+    pub follows_by_link: bool,
 }
 
 #[derive(sqlx::FromRow)]
@@ -44,6 +50,7 @@ struct AddressedRow {
     name: String,
     email: Option<String>,
     lang: Option<String>,
+    follows_by_link: bool,
 }
 
 impl Store {
@@ -90,6 +97,7 @@ impl Store {
                         name,
                         email: Some(address),
                         lang,
+                        follows_by_link,
                     }) => {
                         break Ok(Some(OutgoingMail {
                             notification: notification.into(),
@@ -98,6 +106,7 @@ impl Store {
                             name,
                             address,
                             attempts: attempts.unsigned_abs(),
+                            follows_by_link,
                         }));
                     }
                     _ => {

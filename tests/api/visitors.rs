@@ -83,6 +83,11 @@ async fn staff_take_a_visitors_report_who_follows_it_by_the_mailed_link_and_hear
     assert_eq!(status, StatusCode::OK);
     let notice = nth_mail_to(&sink, ADDRESS, 2).await;
     assert!(body(&notice).contains("Navy backpack"), "{notice}");
+    // With a new link of its own: the first may have run out by the time a notice comes.
+    let renewed = link_token(&notice, "follow");
+    assert_ne!(renewed, token);
+    let (status, _) = app.client().post("/api/follow", json!({ "token": renewed })).await;
+    assert_eq!(status, StatusCode::OK);
 
     // A second report for the same address: the same account, and a new link.
     let (_, again) = office
@@ -125,6 +130,20 @@ async fn an_address_with_an_account_keeps_it_and_only_staff_name_a_visitor() {
     let (_, mine) = ann.get("/api/items?createdBy=ann&fields=title").await;
     assert_eq!(mine, json!([{ "title": "Scarf" }]));
     assert_eq!(sink.messages().len(), 1);
+    // Her notices carry no link to log in with either.
+    let (status, _) = office
+        .post(
+            "/api/items",
+            json!({ "title": "Scarf", "desc": "Navy, with a silver zip", "kind": "found", "status": "approved",
+                    "lat": 51.5, "lng": -0.12, "radius": 10 }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let notice = nth_mail_to(&sink, "ann@example.org", 2).await;
+    assert!(
+        body(&notice).contains("Scarf") && !body(&notice).contains("#/follow/"),
+        "{notice}"
+    );
 
     // From anyone but staff, `visitor` is ignored: the report is the sender's own.
     let (status, own) = ann
