@@ -37,7 +37,8 @@ export class Follow {
       showError(error.message);
       this.result.replaceChildren(
         h("p", {}, t("follow.invalid")),
-        h("ul", { class: "desk-list" }, ...deskLines(this.state.sites ?? [])),
+        h("h3", { id: "follow-desks" }, t("report.desksHeading")),
+        h("ul", { class: "desk-list", "aria-labelledby": "follow-desks" }, ...deskLines(this.state.sites ?? [])),
       );
       this.result.focus();
       return;
