@@ -1,11 +1,9 @@
 //! A report corrected after it was made, by its reporter while it is open or by its site's
 //! staff: the title, the description, the category, the place in words, the point and radius,
-//! the photo, when it was lost or found; and, by staff only, a found item's verification details. Only what is sent
-//! changes; `null` clears what may be empty.
+//! the photo, when it was lost or found; and, by staff only, a found item's verification
+//! details. Only what is sent changes; `null` clears what may be empty.
 
 use serde_json::{Map, Value, json};
-
-use crate::time::format_ms;
 
 use super::{
     Happened, NewPhoto, ValidationError, bounded_text,
@@ -158,9 +156,10 @@ impl ReportEdit {
         if let Some(photo) = &self.photo {
             put("photo", json!(photo.is_some()));
         }
+        // As the store keeps times: epoch milliseconds.
         if let Some(happened) = self.happened {
-            put("happenedFrom", json!(happened.map(|h| format_ms(h.from))));
-            put("happenedUntil", json!(happened.map(|h| format_ms(h.until))));
+            put("happenedFrom", json!(happened.map(|h| h.from)));
+            put("happenedUntil", json!(happened.map(|h| h.until)));
         }
         // Private: the history says only whether there are any now.
         if let Some(verification) = &self.verification {
@@ -204,7 +203,7 @@ mod tests {
         );
         assert_eq!(
             when.to_json(),
-            json!({ "edited": { "happenedFrom": "1970-01-01T00:00:01.000Z", "happenedUntil": "1970-01-01T00:00:02.000Z" } })
+            json!({ "edited": { "happenedFrom": 1000, "happenedUntil": 2000 } })
         );
         let forgotten = edit(json!({ "happenedFrom": null })).unwrap();
         assert_eq!(forgotten.happened(), Some(None));

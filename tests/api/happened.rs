@@ -34,6 +34,7 @@ async fn happened(reader: &TestClient, id: &Value) -> Value {
 
 #[tokio::test]
 async fn a_report_says_when_its_reporter_corrects_it_and_the_history_keeps_it() {
+    // (The history records the times in epoch milliseconds.)
     let app = spawn_app().await;
     let alice = app.logged_in("alice", false).await;
     let (from, until) = (days_ago(3), days_ago(3) + 2 * 60 * 60 * 1000);
@@ -84,7 +85,7 @@ async fn a_report_says_when_its_reporter_corrects_it_and_the_history_keeps_it() 
     assert_eq!(
         changes[changes.len() - 2..],
         [
-            &json!({ "edited": { "happenedFrom": format_ms(from), "happenedUntil": format_ms(from) } }),
+            &json!({ "edited": { "happenedFrom": from, "happenedUntil": from } }),
             &json!({ "edited": { "happenedFrom": null, "happenedUntil": null } }),
         ]
     );
