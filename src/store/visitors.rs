@@ -20,7 +20,8 @@ const OWNER_OF: &str = concat!(
     " FROM users WHERE lower(email) = lower($1) AND verified AND NOT disabled ORDER BY id LIMIT 1"
 );
 const MARK_VISITOR: &str = "UPDATE users SET visitor = TRUE, phone = $2 WHERE id = $1";
-const NEW_PHONE: &str = "UPDATE users SET phone = COALESCE($2, phone) WHERE id = $1";
+/// A visitor's new phone number; an account of the address's own holder is left as it is.
+const NEW_PHONE: &str = "UPDATE users SET phone = COALESCE($2, phone) WHERE id = $1 AND visitor";
 /// Whether the account in `$users` follows its reports by link: a visitor's that has no
 /// password (once they choose one, they log in with it), is enabled, and does no office
 /// work — a link is no way into staff's rights, should an administrator give it some. (`'!'`
@@ -69,7 +70,7 @@ pub struct VisitorAccount {
 
 impl Store {
     /// The account a visitor's report goes to: the enabled account their address belongs to
-    /// (a phone given is kept), else a new one made for them — `visitor-` and ten letters or
+    /// (a visitor's keeps a new phone given), else a new one made for them — `visitor-` and ten letters or
     /// digits, their name, the address as staff typed it, no password.
     pub async fn visitor_account(&self, visitor: &Visitor, now: i64) -> Result<VisitorAccount, StoreError> {
         with_pool!(self, write, |pool| visitor_account(pool, visitor, now).await)
