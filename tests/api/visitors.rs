@@ -121,11 +121,19 @@ async fn an_address_with_an_account_keeps_it_and_only_staff_name_a_visitor() {
     let (status, item) = office
         .post(
             "/api/items?fields=createdBy",
-            for_visitor("Scarf", json!({ "name": "Ann", "email": "ANN@example.org" })),
+            for_visitor(
+                "Scarf",
+                json!({ "name": "Ann", "email": "ANN@example.org", "phone": "555 0100" }),
+            ),
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{item}");
     assert_eq!(item["createdBy"], "ann", "the report is the account's");
+    let (_, accounts) = office.get("/api/users?q=ann").await;
+    assert!(
+        accounts[0].get("phone").is_none() && accounts[0].get("visitor").is_none(),
+        "her account is hers: {accounts}"
+    );
     // Ann logs in as ever: she is not sent a link (her only mail is the sign-up's).
     let (_, mine) = ann.get("/api/items?createdBy=ann&fields=title").await;
     assert_eq!(mine, json!([{ "title": "Scarf" }]));
