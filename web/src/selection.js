@@ -71,6 +71,8 @@ export class Selection {
     this.dispose.textContent = n === 0 ? t("chosen.dispose") : tn("chosen.disposeCount", n);
     this.send.textContent = n === 0 ? t("chosen.send") : tn("chosen.sendCount", n);
     for (const button of [this.print, this.dispose, this.send]) button.disabled = n === 0;
+    // With one desk there is nowhere to send them.
+    this.send.hidden = this.sites().length < 2;
     this.clearButton.hidden = n === 0;
   }
 
