@@ -1,8 +1,7 @@
 // Correcting a report from its view: its reporter while it is open, its desk's staff at any
 // time — the title, the description, the category, the place in words, when it was lost or
-// found and the photo; staff
-// also the verification details of a found item. (The
-// point on the map stays where the report put it: the API changes it, the form does not yet.)
+// found and the photo; staff also the verification details of a found item. (The point on the
+// map stays where the report put it: the API changes it, the form does not yet.)
 import { attempt, showingErrors } from "./api.js";
 import { ask } from "./ask.js";
 import { addCategoryOptions } from "./categories.js";
