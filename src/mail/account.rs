@@ -33,7 +33,7 @@ pub(super) async fn compose(mailer: &Mailer, store: &Store, mail: &OutgoingAccou
             if !store.insert_link_token(&link, now, expires_at).await? {
                 anyhow::bail!("withdrawn: a new password or address ended the account's links");
             }
-            Some(format!("{site}/#/{}/{}", purpose.as_str(), token.value()))
+            Some(link_url(site, purpose, &token))
         }
         None => None,
     };
@@ -64,7 +64,12 @@ pub(super) async fn follow_link(store: &Store, site: &str, mail: &OutgoingMail) 
             expires_at,
         )
         .await?;
-    Ok(format!("{site}/#/{}/{}", LinkPurpose::Follow.as_str(), token.value()))
+    Ok(link_url(site, LinkPurpose::Follow, &token))
+}
+
+/// Where a mailed link points: the web app's screen for `purpose`, `#/PURPOSE/TOKEN`.
+fn link_url(site: &str, purpose: LinkPurpose, token: &Token) -> String {
+    format!("{site}/#/{}/{}", purpose.as_str(), token.value())
 }
 
 /// The subject and body of `mail`, in its reader's language; `link` is its link, when it has
