@@ -40,7 +40,7 @@ export function whenBody(form, { clear = false } = {}) {
   const at = (time, fallback) => new Date(`${day}T${time || fallback}`);
   return {
     happenedFrom: at(f.happenedFrom.value, "00:00").toISOString(),
-    happenedUntil: (f.happenedUntil.value ? at(f.happenedUntil.value) : at("", "23:59:59.999")).toISOString(),
+    happenedUntil: at(f.happenedUntil.value, "23:59:59.999").toISOString(),
   };
 }
 
