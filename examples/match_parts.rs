@@ -102,6 +102,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         finder: None,
         verification: None,
         happened: None,
+        category_hold_days: None,
         site_hold_days: None,
         disposal: None,
         closed_at: None,

@@ -8,6 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crate::domain::{
     HoldPolicy, ItemStatus, User, Visibility,
     access::{self, Action},
+    parse_hold_days_by_category,
 };
 
 #[derive(Debug, Parser)]
@@ -257,9 +258,11 @@ pub struct CustodyConfig {
           value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::domain::MAX_HOLD_DAYS)))]
     pub hold_days: u32,
 
-    /// Days by category, comma-separated, ignoring case (`food=0,phone=180`; 0: due at once).
+    /// Days by category, comma-separated, ignoring case (`food=0,phone=180`; 0: due at once):
+    /// at start, a category not kept yet is added with its period, and one kept without a
+    /// period of its own is given it (administrators keep the rest in the app).
     #[arg(long, env = "LOSTFOUND_HOLD_DAYS_BY_CATEGORY", default_value = "",
-          value_parser = HoldPolicy::parse_categories)]
+          value_parser = parse_hold_days_by_category)]
     pub hold_days_by_category: BTreeMap<String, u32>,
 
     /// The review states everyone may read, comma-separated: `approved` keeps pending and
@@ -287,7 +290,6 @@ impl CustodyConfig {
     pub fn hold(&self) -> HoldPolicy {
         HoldPolicy {
             default_days: self.hold_days,
-            by_category: self.hold_days_by_category.clone(),
         }
     }
 

@@ -97,6 +97,16 @@ impl App {
         {
             tracing::info!("the site made by the upgrade to sites tells how to collect as LOSTFOUND_OFFICE does");
         }
+        let seeded = store
+            .seed_category_periods(&config.custody.hold_days_by_category, time::now_ms())
+            .await
+            .context("cannot keep the categories LOSTFOUND_HOLD_DAYS_BY_CATEGORY names")?;
+        if seeded > 0 {
+            tracing::info!(
+                categories = seeded,
+                "gave categories the periods LOSTFOUND_HOLD_DAYS_BY_CATEGORY names"
+            );
+        }
         let (redis, redis_health) = match &config.redis_url {
             Some(url) => {
                 let (adapter, health) = redis::connect(url).await?;

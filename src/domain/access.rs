@@ -74,6 +74,8 @@ pub enum Action {
     ManageAccounts,
     /// Sites: add, change, remove.
     ManageSites,
+    /// Categories (their names and holding periods): add, change, remove.
+    ManageCategories,
 }
 
 /// Whether `user` may do `action` somewhere: at some site, for staff.
@@ -99,7 +101,7 @@ pub fn may_at(user: &User, action: Action, site: Option<i64>) -> bool {
 pub fn role_may(role: Role, action: Action) -> bool {
     match (role, action) {
         (Role::Administrator, _) => true,
-        (Role::Staff, Action::ManageAccounts | Action::ManageSites) => false,
+        (Role::Staff, Action::ManageAccounts | Action::ManageSites | Action::ManageCategories) => false,
         (Role::Staff, _) => true,
         (Role::Member, _) => false,
     }
@@ -114,7 +116,7 @@ pub fn viewer_may(viewer: Option<&User>, action: Action) -> bool {
 mod tests {
     use super::*;
 
-    const ACTIONS: [Action; 11] = [
+    const ACTIONS: [Action; 12] = [
         Action::ReadAll,
         Action::Review,
         Action::TakeIn,
@@ -126,6 +128,7 @@ mod tests {
         Action::SpeakAsStaff,
         Action::ManageAccounts,
         Action::ManageSites,
+        Action::ManageCategories,
     ];
 
     fn user(role: Role) -> User {
@@ -151,7 +154,10 @@ mod tests {
     fn staff_do_the_offices_work_on_their_own_sites_items_only() {
         let staff = user(Role::Staff);
         for action in ACTIONS {
-            let office = !matches!(action, Action::ManageAccounts | Action::ManageSites);
+            let office = !matches!(
+                action,
+                Action::ManageAccounts | Action::ManageSites | Action::ManageCategories
+            );
             assert_eq!(may(&staff, action), office, "{action:?}");
             assert_eq!(may_at(&staff, action, Some(5)), office, "{action:?}");
             let elsewhere = action == Action::ReadAll;

@@ -147,34 +147,25 @@ pub enum CustodyRefusal {
 }
 
 /// How long found items are kept before they are due for disposal, in days from their
-/// report: one period for every category, and others for some (0: due at once).
+/// report: the service's period, unless the item's category or site has one of its own
+/// (0: due at once).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HoldPolicy {
     pub default_days: u32,
-    /// Keyed by the category folded to lower case.
-    pub by_category: BTreeMap<String, u32>,
 }
 
 impl Default for HoldPolicy {
     fn default() -> Self {
-        Self {
-            default_days: 90,
-            by_category: BTreeMap::new(),
-        }
+        Self { default_days: 90 }
     }
 }
 
 impl HoldPolicy {
-    /// Days an item of the category is kept at a site that keeps items `site_days` (its own
-    /// period, when it has one): a category's own period first (what spoils, spoils anywhere),
-    /// then the site's, then the service's.
-    pub fn days(&self, cat: Option<&str>, site_days: Option<u32>) -> u32 {
-        // Read for every found item answered: no folding when no category has its own.
-        cat.filter(|_| !self.by_category.is_empty())
-            .and_then(|cat| self.by_category.get(&cat.to_lowercase()))
-            .copied()
-            .or(site_days)
-            .unwrap_or(self.default_days)
+    /// Days an item is kept whose category keeps items `category_days` and whose site keeps
+    /// them `site_days`, when each has a period of its own: the category's first (what spoils,
+    /// spoils anywhere), then the site's, then the service's.
+    pub fn days(&self, category_days: Option<u32>, site_days: Option<u32>) -> u32 {
+        category_days.or(site_days).unwrap_or(self.default_days)
     }
 
     /// Until when a found item reported at `created_at` is kept (epoch ms); lost reports are
@@ -182,37 +173,54 @@ impl HoldPolicy {
     pub fn hold_until(
         &self,
         kind: ItemKind,
-        cat: Option<&str>,
+        category_days: Option<u32>,
         site_days: Option<u32>,
         created_at: i64,
     ) -> Option<i64> {
-        (kind == ItemKind::Found).then(|| created_at + i64::from(self.days(cat, site_days)) * DAY_MS)
+        (kind == ItemKind::Found).then(|| created_at + i64::from(self.days(category_days, site_days)) * DAY_MS)
     }
+}
 
-    /// `food=0,phone=180`: days by category.
-    pub fn parse_categories(value: &str) -> Result<BTreeMap<String, u32>, String> {
-        value
-            .split(',')
-            .map(str::trim)
-            .filter(|part| !part.is_empty())
-            .map(|part| {
-                let (cat, days) = part
-                    .split_once('=')
-                    .ok_or_else(|| format!("{part:?}: expected CATEGORY=DAYS"))?;
-                let days: u32 = days
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|d| *d <= MAX_HOLD_DAYS)
-                    .ok_or_else(|| format!("{part:?}: days must be 0 to {MAX_HOLD_DAYS}"))?;
-                let cat = cat.trim().to_lowercase();
-                if cat.is_empty() {
-                    return Err(format!("{part:?}: the category is missing"));
-                }
-                Ok((cat, days))
-            })
-            .collect()
-    }
+/// `food=0,phone=180`: days by category, keyed by the category folded to lower case.
+pub fn parse_hold_days_by_category(value: &str) -> Result<BTreeMap<String, u32>, String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (cat, days) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{part:?}: expected CATEGORY=DAYS"))?;
+            let days: u32 = days
+                .trim()
+                .parse()
+                .ok()
+                .filter(|d| *d <= MAX_HOLD_DAYS)
+                .ok_or_else(|| format!("{part:?}: days must be 0 to {MAX_HOLD_DAYS}"))?;
+            let cat = cat.trim().to_lowercase();
+            if cat.is_empty() {
+                return Err(format!("{part:?}: the category is missing"));
+            }
+            Ok((cat, days))
+        })
+        .collect()
+}
+
+/// A body's `holdDays`, a site's or a category's own period: absent (`None`), `null` (no
+/// period of its own) or 0 to [`MAX_HOLD_DAYS`].
+pub(super) fn parse_hold_days(body: &Map<String, Value>) -> Result<Option<Option<u32>>, ValidationError> {
+    Ok(match body.get("holdDays") {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(days) => Some(Some(
+            days.as_u64()
+                .filter(|days| *days <= u64::from(MAX_HOLD_DAYS))
+                .and_then(|days| u32::try_from(days).ok())
+                .ok_or_else(|| {
+                    ValidationError::new("holdDays", format!("holdDays must be 0 to {MAX_HOLD_DAYS} days"))
+                })?,
+        )),
+    })
 }
 
 /// Longest holding period, in days (ten years).
@@ -265,23 +273,23 @@ mod tests {
 
     #[test]
     fn holding_periods() {
-        let policy = HoldPolicy {
-            default_days: 90,
-            by_category: HoldPolicy::parse_categories("Food=0, phone=180,").unwrap(),
-        };
-        assert_eq!(policy.days(Some("FOOD"), None), 0);
-        assert_eq!(policy.days(Some("phone"), None), 180);
-        assert_eq!(policy.days(Some("bags"), None), 90);
+        let policy = HoldPolicy { default_days: 90 };
+        assert_eq!(policy.days(Some(0), None), 0);
         assert_eq!(policy.days(None, None), 90);
         // A site's own period stands for the service's, not for a category's.
-        assert_eq!(policy.days(Some("bags"), Some(30)), 30);
-        assert_eq!(policy.days(Some("food"), Some(30)), 0);
-        assert_eq!(policy.hold_until(ItemKind::Found, Some("food"), None, 5), Some(5));
+        assert_eq!(policy.days(None, Some(30)), 30);
+        assert_eq!(policy.days(Some(0), Some(30)), 0);
+        assert_eq!(policy.hold_until(ItemKind::Found, Some(0), None, 5), Some(5));
         assert_eq!(policy.hold_until(ItemKind::Found, None, None, 0), Some(days_ms(90)));
         assert_eq!(policy.hold_until(ItemKind::Found, None, Some(7), 0), Some(days_ms(7)));
         assert_eq!(policy.hold_until(ItemKind::Lost, None, Some(7), 0), None);
+        let by_category = parse_hold_days_by_category("Food=0, phone=180,").unwrap();
+        assert_eq!(
+            by_category,
+            BTreeMap::from([("food".to_owned(), 0), ("phone".to_owned(), 180)])
+        );
         for bad in ["food", "food=-1", "=3", "food=99999"] {
-            assert!(HoldPolicy::parse_categories(bad).is_err(), "{bad}");
+            assert!(parse_hold_days_by_category(bad).is_err(), "{bad}");
         }
     }
 }

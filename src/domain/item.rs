@@ -191,6 +191,9 @@ pub struct Item {
     pub verification: Option<String>,
     /// When it was lost or found, as its reporter knows it.
     pub happened: Option<Happened>,
+    /// How long found items of its category are kept, when the category has a period of its
+    /// own (administrators keep the categories).
+    pub category_hold_days: Option<u32>,
     /// How long its site keeps found items, when the site says (else the service's period).
     pub site_hold_days: Option<u32>,
     /// What became of a found item nobody claimed.
@@ -209,10 +212,10 @@ pub struct Item {
 }
 
 impl Item {
-    /// Until when a found item is kept (epoch ms) under `hold`, the holding periods configured
-    /// now; lost reports are not in custody.
+    /// Until when a found item is kept (epoch ms) under `hold`, the service's period, and its
+    /// category's and site's as read with it; lost reports are not in custody.
     pub fn hold_until(&self, hold: &HoldPolicy) -> Option<i64> {
-        hold.hold_until(self.kind, self.cat.as_deref(), self.site_hold_days, self.created_at)
+        hold.hold_until(self.kind, self.category_hold_days, self.site_hold_days, self.created_at)
     }
 
     /// When it was lost or found: as its reporter said, else when they reported it.

@@ -4,6 +4,7 @@
 pub mod access;
 mod account;
 mod bin;
+mod category;
 mod claim;
 pub mod colours;
 mod custody;
@@ -38,6 +39,7 @@ pub use account::{
     PasswordReset, ProfileChange,
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
+pub use category::{Category, CategoryFields, CategoryNames};
 pub use claim::{
     Claim, ClaimId, ClaimMessage, ClaimRefusal, ClaimStatus, Contact, Fee, Handover, MOST_CLAIM_MESSAGES, Payment,
     PostRequest, Settled, Settlement, parse_address, parse_cancellation, parse_claim_message, parse_decision,
@@ -45,7 +47,7 @@ pub use claim::{
 };
 pub use custody::{
     CustodyRefusal, Disposal, DisposalMethod, Finder, HoldPolicy, MAX_HOLD_DAYS, NewDisposal, days_ms,
-    parse_close_reason,
+    parse_close_reason, parse_hold_days_by_category,
 };
 pub use edit::ReportEdit;
 pub use event::{Committed, DeletedMessage, Event, Reviewed};

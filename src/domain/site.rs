@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Fields, MAX_HOLD_DAYS, ValidationError, geo::UnitVector};
+use super::{Fields, ValidationError, custody::parse_hold_days, geo::UnitVector};
 
 const MAX_NAME: usize = 100;
 const MAX_PLACE: usize = 200;
@@ -141,18 +141,7 @@ impl SiteFields {
             hours: text("hours", MAX_HOURS)?,
             contact: text("contact", MAX_CONTACT)?,
             collect: text("collect", MAX_COLLECT)?,
-            hold_days: match body.get("holdDays") {
-                None => None,
-                Some(Value::Null) => Some(None),
-                Some(days) => Some(Some(
-                    days.as_u64()
-                        .filter(|days| *days <= u64::from(MAX_HOLD_DAYS))
-                        .and_then(|days| u32::try_from(days).ok())
-                        .ok_or_else(|| {
-                            ValidationError::new("holdDays", format!("holdDays must be 0 to {MAX_HOLD_DAYS} days"))
-                        })?,
-                )),
-            },
+            hold_days: parse_hold_days(body)?,
         })
     }
 

@@ -78,5 +78,6 @@ permissions!(
     Shelve,
     Remove,
     ManageAccounts,
-    ManageSites
+    ManageSites,
+    ManageCategories
 );

@@ -4,6 +4,7 @@
 mod access_log;
 mod accounts;
 mod bins;
+mod categories;
 mod claims;
 mod conditional;
 mod current_user;
@@ -68,6 +69,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(signup::router())
         .merge(messages::router())
         .merge(sites::router())
+        .merge(categories::router())
         .merge(bins::router())
         .merge(transfers::router())
         .merge(sso::router());

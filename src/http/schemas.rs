@@ -430,6 +430,32 @@ pub struct NewAccountBody {
     email: Option<String>,
 }
 
+/// A category's fields: `names` is required for a new one, and `key` only there (else the
+/// English name in lower case); a change sends `names` (replacing them all), `holdDays`, or
+/// both.
+#[derive(ToSchema)]
+pub struct CategoryBody {
+    /// What reports of it carry as `cat`; kept in lower case.
+    #[schema(min_length = 1, max_length = 100)]
+    key: Option<String>,
+    names: Option<CategoryNamesBody>,
+    /// How many days found items of it are kept at every site; `null`: the site's or the
+    /// service's period.
+    #[schema(rename = "holdDays", minimum = 0, maximum = 3650)]
+    hold_days: Option<u32>,
+}
+
+/// A category's name in each language: `en` is required, each 1–100 characters.
+#[derive(ToSchema)]
+pub struct CategoryNamesBody {
+    #[schema(min_length = 1, max_length = 100)]
+    en: String,
+    #[schema(min_length = 1, max_length = 100)]
+    ko: Option<String>,
+    #[schema(min_length = 1, max_length = 100)]
+    es: Option<String>,
+}
+
 /// A site's fields: `name` is required for a new one; in a change, only what is sent changes
 /// and `null` clears a field. `lat` and `lng` go together.
 #[derive(ToSchema)]

@@ -611,6 +611,7 @@ mod tests {
             finder: None,
             verification: None,
             happened: None,
+            category_hold_days: None,
             site_hold_days: None,
             disposal: None,
             closed_at: None,

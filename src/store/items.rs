@@ -48,7 +48,9 @@ pub(super) struct ItemRow {
     site_id: Option<i64>,
     bin_id: Option<i64>,
     transit_to: Option<i64>,
-    /// How long its site keeps found items, when the site has a period of its own.
+    /// How long its category's and its site's found items are kept, when each has a period
+    /// of its own.
+    category_hold_days: Option<i64>,
     site_hold_days: Option<i64>,
 }
 
@@ -65,6 +67,7 @@ impl ItemRow {
         let row = self;
         let happened = row.happened();
         Item {
+            category_hold_days: row.category_hold_days.and_then(|days| u32::try_from(days).ok()),
             site_hold_days: row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
             finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
                 name: row.finder_name,
@@ -120,6 +123,7 @@ macro_rules! item_columns {
         "id, title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, place, \
          created_at, created_by, returned_at, finder_name, finder_contact, verification, happened_from, happened_until, disposed_at, disposal_method, \
          disposal_note, closed_at, version, site_id, bin_id, transit_to, \
+         (SELECT hold_days FROM categories WHERE categories.key = items.cat_key) AS category_hold_days, \
          (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days"
     };
 }

@@ -156,24 +156,14 @@ impl Sql {
     }
 
     /// How long an item is kept, in milliseconds, by its category, else by its site, else
-    /// the service's period: `CASE cat_key WHEN … ELSE COALESCE(site's, default) END`.
+    /// the service's period (`HoldPolicy::days`).
     fn hold_ms(&mut self, hold: &HoldPolicy) -> String {
-        let default = format!(
-            "COALESCE((SELECT hold_days FROM sites WHERE sites.id = items.site_id) * {}, {})",
+        format!(
+            "COALESCE(COALESCE((SELECT hold_days FROM categories WHERE categories.key = items.cat_key), \
+             (SELECT hold_days FROM sites WHERE sites.id = items.site_id)) * {}, {})",
             self.param(days_ms(1)),
             self.param(days_ms(hold.default_days))
-        );
-        if hold.by_category.is_empty() {
-            return default;
-        }
-        let mut text = String::from("CASE");
-        // In the map's order: the same policy makes the same statement text.
-        for (cat, days) in &hold.by_category {
-            let (cat, ms) = (self.param(cat.clone()), self.param(days_ms(*days)));
-            text.push_str(&format!(" WHEN cat_key = {cat} THEN {ms}"));
-        }
-        text.push_str(&format!(" ELSE {default} END"));
-        text
+        )
     }
 
     /// Every query word met: one of its forms the prefix of a word of the item's text. The

@@ -7,6 +7,7 @@
 mod account_mail;
 mod backup;
 mod bins;
+mod categories;
 mod claim_messages;
 mod claims;
 mod custody;
@@ -49,6 +50,7 @@ use sqlx::{
 use self::writer::Writer;
 pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use bins::BinRefusal;
+pub use categories::CategoryRefusal;
 pub use claims::{ClaimFilter, Pickup};
 pub use error::StoreError;
 pub use imports::{ImportProgress, ImportStep};

@@ -5,6 +5,7 @@ mod accounts;
 mod architecture;
 mod backup;
 mod bad_input;
+mod categories;
 mod claims;
 mod cli;
 mod custody;
