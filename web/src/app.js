@@ -1,5 +1,5 @@
 // Start-up, the session in the header, and the addresses: a screen each (#/browse, #/report,
-// #/mine, #/intake, #/labels, #/stats, #/desks, #/account, #/signup, #/follow/TOKEN, ...) and an item's view over the
+// #/mine, #/intake, #/labels, #/stats, #/desks, #/categories, #/account, #/signup, #/follow/TOKEN, ...) and an item's view over the
 // screen shown (#/items/ID), which Back closes.
 import { SESSION_ENDED, api, attempt } from "./api.js";
 import { showError, showNotice } from "./announce.js";
@@ -11,6 +11,8 @@ import { Account } from "./account.js";
 import { Accounts } from "./accounts.js";
 import { Bell } from "./bell.js";
 import { Browse } from "./browse.js";
+import { CategoriesAdmin } from "./categories-admin.js";
+import { useCategories } from "./categories.js";
 import { Chat } from "./chat.js";
 import { Desks, runsService } from "./desks.js";
 import { Follow } from "./follow.js";
@@ -40,13 +42,16 @@ let shown = null;
 async function main() {
   // The language first: every screen is built in it.
   await loadLanguage();
-  const [config, access, me, sites] = await Promise.all([
+  const [config, access, me, sites, categories] = await Promise.all([
     api("GET", "/config.json"),
     api("GET", "/api/config"),
     whoIsIn(),
     api("GET", "/api/sites"),
+    api("GET", "/api/categories"),
   ]);
   Object.assign(state, { config, access, user: await withAccess(me.user), sites });
+  // Before the screens: their forms offer the categories.
+  useCategories(categories);
   header = new Header();
   dialog = new ItemDialog(state);
   const login = new LoginPanel(state, async (user) => {
@@ -69,6 +74,7 @@ async function main() {
   views.review = new Review(state, dialog);
   views.stats = new Stats(state);
   views.desks = new Desks(state);
+  views.categories = new CategoriesAdmin(state);
   views.accounts = new Accounts(state);
   views.chat = new Chat(state);
   views.account = new Account(state);

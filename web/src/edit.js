@@ -17,11 +17,10 @@ export function editReport(item) {
   const verifies = item.kind === "found" && "verification" in item;
   const category = h("select", { id: "edit-cat", name: "cat" }, h("option", { value: "" }, t("common.uncategorised")));
   addCategoryOptions(category);
-  // A category typed elsewhere (not one of ours) stays on offer.
-  if (item.cat && ![...category.options].some((option) => option.value === item.cat)) {
-    category.append(h("option", { value: item.cat }, item.cat));
-  }
-  category.value = item.cat ?? "";
+  // One the service keeps is chosen whatever its case; one typed elsewhere stays on offer.
+  const kept = item.cat && [...category.options].some((option) => option.value === item.cat.toLowerCase());
+  if (item.cat && !kept) category.append(h("option", { value: item.cat }, item.cat));
+  category.value = kept ? item.cat.toLowerCase() : item.cat ?? "";
   return ask({
     title: t("edit.heading", { title: item.title }),
     fields: [
@@ -50,7 +49,8 @@ export function editReport(item) {
       const body = {
         title: f.title.value,
         desc: text(f.desc),
-        cat: f.cat.value || null,
+        // Left as it was, it stays as it was typed.
+        cat: (f.cat.value === item.cat?.toLowerCase() ? item.cat : f.cat.value) || null,
         place: text(f.place),
         // A day emptied forgets when; none before, none sent.
         ...whenBody(form, { clear: Boolean(item.happenedFrom) }),

@@ -218,6 +218,14 @@ const SCREENS = {
       await page.locator("#desk-bins li").first().waitFor();
       await page.locator("#desk-incoming li").first().waitFor();
     }],
+    ["categories", async (page) => {
+      await go(page, "#/categories", "categories");
+      await page.locator("#category-list li").first().waitFor();
+    }],
+    ["category-dialog", async (page) => {
+      await page.locator("#category-list li").first().locator("button").first().click();
+      await page.locator("dialog.ask-dialog input[name=holdDays]").waitFor();
+    }],
     ["labels", async (page, { foundId }) => {
       await go(page, `#/labels/${foundId}`, "labels");
       await nonEmpty(page, "#labels-count");
