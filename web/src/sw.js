@@ -2,8 +2,8 @@
 // the page, the app's modules and styles, the libraries it starts with, the icons — in a cache
 // named after the build's version, so the app opens without a connection after one visit.
 // The API and Socket.IO go to the network, or fail offline; only the public settings the app
-// starts with (/config.json, /api/config, /api/sites) are kept as last seen, for it to start
-// offline.
+// starts with (/config.json, /api/config, /api/sites, /api/categories) are kept as last
+// seen, for it to start offline.
 //
 // The server fills in the two values below (src/http/web/shell.rs): the version, a digest of
 // every file in the binary, and the shell's addresses. A new release is a new sw.js: the
@@ -15,8 +15,8 @@ const PREFIX = "lostfound-shell-";
 const CACHE = PREFIX + VERSION;
 /** The public settings the app starts with (the map's, the ways in): from the network when it
  *  answers, else as last seen. Nothing about a user: they are the same for everyone. The desks
- *  too: Browse offers them, the item view says which holds an item. */
-const SETTINGS = ["/config.json", "/api/config", "/api/sites"];
+ *  and the categories too: Browse offers them, the item view names an item's. */
+const SETTINGS = ["/config.json", "/api/config", "/api/sites", "/api/categories"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(

@@ -102,11 +102,14 @@ for (const size of ["desktop", "phone"]) {
     // The shell is kept, under this release's version; no answer of the API ever is.
     const { names, urls } = await cached(page);
     assert.deepEqual(names, [`lostfound-shell-${(await worker()).version}`]);
-    for (const needed of ["/", "/assets/app.js", "/assets/style.css", "/vendor/leaflet/dist/leaflet.js", "/config.json", "/api/config", "/api/sites"]) {
+    for (const needed of ["/", "/assets/app.js", "/assets/style.css", "/vendor/leaflet/dist/leaflet.js", "/config.json", "/api/config", "/api/sites", "/api/categories"]) {
       assert.ok(urls.includes(needed), `${needed} is not kept`);
     }
-    // Of the API, only the public settings and the desks the app starts with.
-    assert.deepEqual(urls.filter((url) => url.startsWith("/api") || url.startsWith("/socket.io")), ["/api/config", "/api/sites"]);
+    // Of the API, only the public settings, the desks and the categories the app starts with.
+    assert.deepEqual(
+      urls.filter((url) => url.startsWith("/api") || url.startsWith("/socket.io")).sort(),
+      ["/api/categories", "/api/config", "/api/sites"],
+    );
     noPageErrors(page);
 
     await page.context().setOffline(true);

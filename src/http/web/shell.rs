@@ -106,7 +106,7 @@ fn version(files: impl IntoIterator<Item = (String, [u8; 32])>) -> String {
 }
 
 /// The addresses of the app shell: the page, its public settings (the map's, the API's ways
-/// in and the desks, the same for everyone), the manifest, the app's own files (not their compressed
+/// in, the desks and the categories, the same for everyone), the manifest, the app's own files (not their compressed
 /// copies) and the libraries it starts with.
 fn shell() -> Vec<String> {
     let originals = |paths: Vec<String>| -> Vec<String> {
@@ -123,6 +123,7 @@ fn shell() -> Vec<String> {
         "/config.json",
         "/api/config",
         "/api/sites",
+        "/api/categories",
         "/manifest.webmanifest",
     ]
     .map(String::from)
@@ -228,9 +229,9 @@ mod tests {
         ] {
             assert!(!shell.iter().any(|url| url == left_out), "{left_out} is in the shell");
         }
-        // Of the API only the public settings and desks: nothing about a user.
+        // Of the API only the public settings, desks and categories: nothing about a user.
         assert!(!shell.iter().any(|url| (url.starts_with("/api")
-            && !["/api/config", "/api/sites"].contains(&url.as_str()))
+            && !["/api/config", "/api/sites", "/api/categories"].contains(&url.as_str()))
             || url.starts_with("/socket.io")));
     }
 
