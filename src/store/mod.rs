@@ -234,11 +234,7 @@ impl Store {
                 ),
                 _ => anyhow::Error::new(err).context(format!("cannot open the SQLite database {}", path.display())),
             })?;
-        // A write runs in a savepoint of the shared transaction (`writer`): the pages it changes
-        // are copied to a statement journal first, kept in memory rather than in a temporary
-        // file (written and read back through the kernel on every write). It only ever undoes a
-        // savepoint: what is durable goes through the log as before.
-        let mut write = SqliteConnection::connect_with(&options.clone().pragma("temp_store", "MEMORY"))
+        let mut write = SqliteConnection::connect_with(&options)
             .await
             .with_context(|| format!("cannot open the SQLite database {}", path.display()))?;
         sqlx::migrate!("migrations/sqlite")
