@@ -224,7 +224,7 @@ export class Review {
           h("button", { type: "button", class: "danger", onclick: () => this.remove(item) }, t("common.delete")),
         ),
         labels,
-        ...historyToggle(item),
+        ...historyToggle(item, this.state),
       ),
     );
     if (matches) {

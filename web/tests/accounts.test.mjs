@@ -365,17 +365,28 @@ test("Review shows an item's history, opened and closed from the keyboard", asyn
   await panel.waitFor({ state: "hidden" });
   assert.equal(await toggle.getAttribute("aria-expanded"), "false");
 
-  // Whatever else the log records reads as words too, unknown fields as `field: value`.
+  // Whatever else the log records reads as words too (desks by name where the page knows
+  // them), unknown fields as `field: value`.
   const words = await page.evaluate(async () => {
     const { describeChange } = await import("/assets/history.js");
     return [
       { status: "rejected", storagePlace: null }, { deleted: true }, { created: { title: "Scarf" } },
       { status: "pending" }, { colour: "grey", size: { cm: 180 } }, "renamed",
-    ].map(describeChange);
+      { edited: { title: "Grey scarf", cat: "clothing", lat: 51.5, lng: -0.1, radius: 20, photo: false } },
+      { edited: { happenedFrom: null, happenedUntil: null } },
+      { status: "rejected", reason: "Not ours" }, { binId: 4 },
+      { posted: { claim: 7, to: "alice", carrier: "Royal Mail", tracking: "RM123" } },
+      { sent: { from: 1, to: 2, note: "Owner lives there" } }, { received: { from: 1, at: 2, binId: null } },
+    ].map((change) => describeChange(change, { sites: [{ id: 1, name: "Library" }] }));
   });
   assert.deepEqual(words, [
     "rejected, storage place cleared", "deleted", "reported", "set back to pending review",
     'colour: grey, size: {"cm":180}', "renamed",
+    "corrected: the title, the category, the place on the map, and the photo",
+    "corrected: when it happened",
+    "rejected, reason: Not ours", "put in bin #4",
+    "posted to alice by Royal Mail, tracking RM123 (claim 7)",
+    "sent from Library to #2: Owner lives there", "received at #2 from Library",
   ]);
   noPageErrors(page);
 });
