@@ -1,12 +1,14 @@
 //! Items, their photos, and the log of review actions on them.
 
+use std::sync::LazyLock;
+
 use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
     imports::{ImportStep, advance},
     meanings,
     notifications::{NotificationRow, committed},
-    statement::Tx,
+    statement::{Arg, Tx, bind_all},
     with_pool,
 };
 use crate::domain::{
@@ -134,18 +136,94 @@ pub(super) const NEXT_VERSION: &str =
     "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
 /// The version of every list (`list_version`); on SQLite the writer reads it at each commit.
 pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
-/// A new item goes to the nearest site (the largest dot product of the two points as unit
-/// vectors), or the first when no site has a point.
-const INSERT_ITEM: &str = concat!(
-    "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
-     created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, \
-     geo_x, geo_y, geo_z, radius_sin, radius_cos, derived_at, site_id, bin_id, verification, happened_from, happened_until) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
-     $20, $21, $22, $23, $24, $11, \
-     COALESCE($25, (SELECT id FROM sites ORDER BY COALESCE(geo_x * $20 + geo_y * $21 + geo_z * $22, -2) DESC, id LIMIT 1)), \
-     $26, $27, $28, $29) RETURNING ",
-    item_columns!()
-);
+/// The columns a new item's row is written with, in the order of [`item_args`] (with
+/// `derived_at` at the end, written as `created_at`).
+const INSERT_COLUMNS: &str = "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, \
+     storage_place, created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, \
+     place_words, geo_x, geo_y, geo_z, radius_sin, radius_cos, site_id, bin_id, verification, happened_from, \
+     happened_until, derived_at) VALUES ";
+/// Parameters a row of [`INSERT_COLUMNS`] takes.
+const ITEM_ARGS: usize = 29;
+
+/// One row's values, its [`item_args`] from `$first`. A new item goes to the nearest site (the
+/// largest dot product of the two points as unit vectors), or the first when no site has a
+/// point.
+fn item_values(first: usize) -> String {
+    let p = |n: usize| format!("${}", first + n - 1);
+    let params: Vec<String> = (1..=24).map(p).collect();
+    format!(
+        "({}, COALESCE({}, (SELECT id FROM sites ORDER BY COALESCE(geo_x * {} + geo_y * {} + geo_z * {}, -2) DESC, id \
+         LIMIT 1)), {}, {}, {}, {}, {})",
+        params.join(", "),
+        p(25),
+        p(20),
+        p(21),
+        p(22),
+        p(26),
+        p(27),
+        p(28),
+        p(29),
+        p(11),
+    )
+}
+
+/// Inserts one item and reads its row back.
+static INSERT_ITEM: LazyLock<String> =
+    LazyLock::new(|| format!("{INSERT_COLUMNS}{} RETURNING {}", item_values(1), item_columns!()));
+
+/// Items an import writes with one statement: each statement is a trip to the driver's thread
+/// and a savepoint of its own (docs/performance.md). 32 rows of 29 parameters are within both
+/// drivers' limits.
+const IMPORT_ROWS: usize = 32;
+
+/// Inserts `rows` items with one statement, reading nothing back. (Made of the constants
+/// above and numbers: nothing of the items is in its text.)
+fn insert_items(rows: usize) -> sqlx::AssertSqlSafe<String> {
+    let values: Vec<String> = (0..rows).map(|row| item_values(row * ITEM_ARGS + 1)).collect();
+    sqlx::AssertSqlSafe(format!("{INSERT_COLUMNS}{}", values.join(", ")))
+}
+
+/// The parameters of a new item's row: its fields, `derived` columns, who reported it and
+/// when, its list `version`.
+fn item_args<'a>(
+    item: &'a NewItem,
+    derived: &'a Derived,
+    created_by: &'a str,
+    created_at: i64,
+    version: i64,
+) -> [Arg<'a>; ITEM_ARGS] {
+    [
+        item.title().into(),
+        item.desc().into(),
+        item.cat().into(),
+        item.kind().as_str().into(),
+        item.photo().map(|p| p.photo.version()).into(),
+        item.lat().into(),
+        item.lng().into(),
+        item.radius().into(),
+        item.status().as_str().into(),
+        item.storage_place().into(),
+        created_at.into(),
+        created_by.into(),
+        version.into(),
+        item.finder().and_then(|f| f.name.as_deref()).into(),
+        item.finder().and_then(|f| f.contact.as_deref()).into(),
+        item.place().into(),
+        derived.cat_key.as_deref().into(),
+        derived.search_words.as_str().into(),
+        derived.place_words.as_deref().into(),
+        derived.centre.x.into(),
+        derived.centre.y.into(),
+        derived.centre.z.into(),
+        derived.radius.sin.into(),
+        derived.radius.cos.into(),
+        item.site().into(),
+        item.bin().into(),
+        item.verification().into(),
+        item.happened().map(|h| h.from).into(),
+        item.happened().map(|h| h.until).into(),
+    ]
+}
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
 /// Stores item `$id`'s new photo (a `&NewPhoto`) with its thumbnail, on `$pool`.
 macro_rules! insert_photo {
@@ -182,33 +260,10 @@ macro_rules! insert_row {
     ($pool:ident, $item:expr, $derived:expr, $created_by:expr, $now:expr, $version:expr) => {{
         let item: &NewItem = $item;
         let photo = item.photo();
-        let row: ItemRow = bind_derived!(
-            sqlx::query_as(INSERT_ITEM)
-                .bind(item.title())
-                .bind(item.desc())
-                .bind(item.cat())
-                .bind(item.kind().as_str())
-                .bind(photo.map(|p| p.photo.version()))
-                .bind(item.lat())
-                .bind(item.lng())
-                .bind(item.radius())
-                .bind(item.status().as_str())
-                .bind(item.storage_place())
-                .bind($now)
-                .bind($created_by)
-                .bind($version)
-                .bind(item.finder().and_then(|f| f.name.as_deref()))
-                .bind(item.finder().and_then(|f| f.contact.as_deref()))
-                .bind(item.place()),
-            $derived
-        )
-        .bind(item.site())
-        .bind(item.bin())
-        .bind(item.verification())
-        .bind(item.happened().map(|h| h.from))
-        .bind(item.happened().map(|h| h.until))
-        .fetch_one(&mut *$pool)
-        .await?;
+        let args = item_args(item, $derived, $created_by, $now, $version);
+        let row: ItemRow = bind_all!(sqlx::query_as(INSERT_ITEM.as_str()), &args)
+            .fetch_one(&mut *$pool)
+            .await?;
         if let Some(photo) = photo {
             insert_photo!($pool, row.id.get(), photo);
         }
@@ -314,13 +369,33 @@ impl Store {
                 return Ok(false);
             }
             let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+            // In the file's order: an item with a photo alone (its photo's row needs its id),
+            // the others `IMPORT_ROWS` to a statement.
+            let mut rows: Vec<Arg<'_>> = Vec::with_capacity(IMPORT_ROWS * ITEM_ARGS);
             for (imported, derived) in items.iter().zip(&derived) {
                 let ImportedItem {
                     item,
                     created_by,
                     created_at,
                 } = imported;
-                let _: ItemRow = insert_row!(pool, item, derived, created_by, *created_at, version);
+                if item.photo().is_none() {
+                    rows.extend(item_args(item, derived, created_by, *created_at, version));
+                    if rows.len() < IMPORT_ROWS * ITEM_ARGS {
+                        continue;
+                    }
+                }
+                if !rows.is_empty() {
+                    let sql = insert_items(rows.len() / ITEM_ARGS);
+                    bind_all!(sqlx::query(sql), &rows).execute(&mut *pool).await?;
+                    rows.clear();
+                }
+                if item.photo().is_some() {
+                    let _: ItemRow = insert_row!(pool, item, derived, created_by, *created_at, version);
+                }
+            }
+            if !rows.is_empty() {
+                let sql = insert_items(rows.len() / ITEM_ARGS);
+                bind_all!(sqlx::query(sql), &rows).execute(&mut *pool).await?;
             }
             Ok(true)
         })

@@ -454,6 +454,58 @@ async fn an_items_file_may_start_with_a_byte_order_mark() {
     );
 }
 
+/// An import writes many items to a statement: each row as a single report would be — in the
+/// file's order around one with a photo, each at its nearest site — across the statements'
+/// edges.
+#[tokio::test]
+async fn a_long_file_keeps_its_order_photos_and_nearest_sites() {
+    let app = spawn_app().await;
+    let desk = app.logged_in("desk", true).await;
+    let north = desk
+        .post("/api/sites", json!({ "name": "North", "lat": 51.60, "lng": -0.13 }))
+        .await
+        .1["id"]
+        .clone();
+    let south = desk
+        .post("/api/sites", json!({ "name": "South", "lat": 51.40, "lng": -0.13 }))
+        .await
+        .1["id"]
+        .clone();
+    let photo = data_url("image/png", &png(40, 30, true));
+    let lines: Vec<String> = (1..=70_u32)
+        .map(|n| {
+            let mut line = json!({ "title": format!("Item {n}"), "lat": if n.is_multiple_of(2) { 51.59 } else { 51.41 },
+                "lng": -0.13, "createdBy": "desk", "createdAt": 1_700_000_000_000_i64 + i64::from(n) });
+            if n == 34 {
+                line["imgData"] = json!(photo);
+            }
+            line.to_string()
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("items.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let (ok, stdout, stderr) = import_items(&app.db, &file).await;
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("imported 70 of 70 items"), "{stdout}");
+    let titles = app.db.sql("SELECT title FROM items ORDER BY id").await;
+    assert_eq!(titles, (1..=70).map(|n| format!("Item {n}")).collect::<Vec<_>>());
+    let (_, items) = desk.get("/api/items?limit=100&fields=title,siteId,photoUrl").await;
+    for item in items.as_array().unwrap() {
+        let n: u32 = item["title"].as_str().unwrap()[5..].parse().unwrap();
+        assert_eq!(
+            item["siteId"],
+            if n.is_multiple_of(2) {
+                north.clone()
+            } else {
+                south.clone()
+            },
+            "{item}"
+        );
+        assert_eq!(item["photoUrl"].is_string(), n == 34, "{item}");
+    }
+}
+
 /// How many items `db` holds, and how many different titles they have.
 async fn items_and_titles(db: &TestDb) -> (usize, usize) {
     let count = async |query: &str| db.sql(query).await[0].parse::<usize>().unwrap();
