@@ -164,7 +164,7 @@ pub async fn seed(store: &Store, passwords: &Passwords) -> anyhow::Result<bool> 
         // Spread over the last hours so that the newest-first order shows.
         let created = now_ms() - (DEMO_ITEMS.len() - n) as i64 * 37 * 60 * 1000;
         // Nobody listens yet: the server starts once the demo data is in.
-        let stored = store.insert_item(&item, demo.reporter, created).await?.unheard();
+        let stored = store.insert_item(item, demo.reporter, created).await?.unheard();
         if let Some((status, place)) = demo.review {
             let mut review = json!({ "status": status.as_str() });
             if let Some(place) = place {

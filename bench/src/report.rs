@@ -67,6 +67,10 @@ pub struct FanoutReport {
     pub expected_deliveries: u64,
     pub duration_s: f64,
     pub deliveries_per_second: f64,
+    /// Messages stored (and sent to every client) a second.
+    pub messages_per_second: f64,
+    /// The server's CPU time (`--pid`) per message, its deliveries included.
+    pub server_cpu_us_per_message: Option<f64>,
     /// From a message's send to its arrival at each client.
     pub delivery_latency_us: Latency,
     pub errors: u64,

@@ -16,7 +16,7 @@ use tokio::{net::TcpStream, sync::Mutex, time::Instant};
 use tokio_tungstenite::{WebSocketStream, client_async, tungstenite::Message};
 
 use crate::{
-    report::{FanoutReport, IdleReport, Latency, histogram, rss},
+    report::{FanoutReport, IdleReport, Latency, cpu_us, histogram, rss},
     sources,
 };
 
@@ -41,6 +41,10 @@ pub struct FanoutArgs {
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 120.0)]
     timeout: f64,
+    /// The server's process id: its CPU time from the first message sent to the last
+    /// delivery is reported per message.
+    #[arg(long)]
+    pid: Option<u32>,
 }
 
 #[derive(clap::Args)]
@@ -209,6 +213,7 @@ pub async fn fanout(args: FanoutArgs) -> anyhow::Result<FanoutReport> {
         }));
     }
     let expected = (args.clients * args.messages) as u64;
+    let server_before = args.pid.map(|pid| cpu_us(&pid.to_string())).transpose()?;
     let started = Instant::now();
     let senders = args.senders.clamp(1, args.clients);
     let mut sending = Vec::new();
@@ -234,6 +239,10 @@ pub async fn fanout(args: FanoutArgs) -> anyhow::Result<FanoutReport> {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let duration = started.elapsed().as_secs_f64();
+    let server_cpu = match (args.pid, server_before) {
+        (Some(pid), Some(before)) => Some(cpu_us(&pid.to_string())? - before),
+        _ => None,
+    };
     let deliveries = delivered.load(Ordering::Relaxed);
     for writer in &writers {
         let _ = writer.lock().await.close().await;
@@ -252,6 +261,8 @@ pub async fn fanout(args: FanoutArgs) -> anyhow::Result<FanoutReport> {
         expected_deliveries: expected,
         duration_s: (duration * 1000.0).round() / 1000.0,
         deliveries_per_second: (deliveries as f64 / duration).round(),
+        messages_per_second: (args.messages as f64 / duration).round(),
+        server_cpu_us_per_message: server_cpu.map(|us| (us / args.messages.max(1) as f64 * 10.0).round() / 10.0),
         delivery_latency_us: latency,
         errors: errors.load(Ordering::Relaxed),
     })

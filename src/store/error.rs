@@ -54,13 +54,19 @@ fn classify(err: &sqlx::Error) -> fn(Cause) -> StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
-        let code = err.sqlite_error().map(|e| e.extended_code.to_string());
+        let code = err.sqlite_error().map(|e| e.extended_code);
         match code {
-            Some(code) if refuses_for_now(false, &code) => Self::Unavailable(err.into()),
+            Some(UNIQUE | PRIMARY_KEY | FOREIGN_KEY) => Self::Conflict(err.into()),
+            Some(code) if refuses_for_now(false, &code.to_string()) => Self::Unavailable(err.into()),
             _ => Self::Other(err.into()),
         }
     }
 }
+
+/// SQLite's extended codes for the rules sqlx reports as unique and foreign key violations.
+const UNIQUE: i32 = rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE;
+const PRIMARY_KEY: i32 = rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY;
+const FOREIGN_KEY: i32 = rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY;
 
 /// Database error codes that say the database cannot do the work now, not that the request
 /// was wrong: SQLite's BUSY, LOCKED, READONLY, IOERR, FULL and CANTOPEN (by primary code, under

@@ -6,8 +6,9 @@ use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
     imports::{ImportStep, advance},
+    in_place::{self, converted},
     meanings,
-    notifications::{NotificationRow, committed},
+    notifications::{NotificationRow, committed, notify_reviewers_in_place},
     statement::{Arg, Tx, bind_all},
     with_pool,
 };
@@ -54,6 +55,46 @@ pub(super) struct ItemRow {
     /// of its own.
     category_hold_days: Option<i64>,
     site_hold_days: Option<i64>,
+}
+
+/// The columns of [`item_columns`], in their order, as rusqlite reads them (a write in place).
+impl TryFrom<&rusqlite::Row<'_>> for ItemRow {
+    type Error = rusqlite::Error;
+
+    fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: converted(row, 0, <ItemId as TryFrom<i64>>::try_from)?,
+            title: row.get(1)?,
+            descr: row.get(2)?,
+            cat: row.get(3)?,
+            kind: converted(row, 4, <ItemKind as TryFrom<String>>::try_from)?,
+            photo_version: row.get(5)?,
+            lat: row.get(6)?,
+            lng: row.get(7)?,
+            radius: row.get(8)?,
+            status: converted(row, 9, <ItemStatus as TryFrom<String>>::try_from)?,
+            storage_place: row.get(10)?,
+            place: row.get(11)?,
+            created_at: row.get(12)?,
+            created_by: row.get(13)?,
+            returned_at: row.get(14)?,
+            finder_name: row.get(15)?,
+            finder_contact: row.get(16)?,
+            verification: row.get(17)?,
+            happened_from: row.get(18)?,
+            happened_until: row.get(19)?,
+            disposed_at: row.get(20)?,
+            disposal_method: row.get(21)?,
+            disposal_note: row.get(22)?,
+            closed_at: row.get(23)?,
+            version: row.get(24)?,
+            site_id: row.get(25)?,
+            bin_id: row.get(26)?,
+            transit_to: row.get(27)?,
+            category_hold_days: row.get(28)?,
+            site_hold_days: row.get(29)?,
+        })
+    }
 }
 
 impl ItemRow {
@@ -225,6 +266,12 @@ fn item_args<'a>(
     ]
 }
 const INSERT_PHOTO: &str = "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4)";
+/// [`INSERT_PHOTO`] in place: the one statement with bytes, which [`Arg`] does not carry.
+fn insert_photo_in_place(connection: &rusqlite::Connection, id: ItemId, photo: &NewPhoto) -> rusqlite::Result<()> {
+    let mut statement = connection.prepare_cached(INSERT_PHOTO)?;
+    statement.execute((id.get(), &photo.photo.mime, &photo.photo.bytes, &photo.thumb))?;
+    Ok(())
+}
 /// Stores item `$id`'s new photo (a `&NewPhoto`) with its thumbnail, on `$pool`.
 macro_rules! insert_photo {
     ($pool:ident, $id:expr, $photo:expr) => {{
@@ -343,18 +390,39 @@ pub struct Thumbnail {
 }
 
 impl Store {
-    pub async fn insert_item(&self, item: &NewItem, created_by: &str, now: i64) -> Result<Committed<Item>, StoreError> {
-        let derived = derived_of(item);
-        let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(self, write, |pool| {
-            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            let row: ItemRow = insert_row!(pool, item, &derived, created_by, now, version);
-            let notified = if item.status() == ItemStatus::Pending {
-                self.notify_reviewers(pool, row.id, created_by, now).await?
-            } else {
-                Vec::new()
-            };
-            Ok((row, notified))
-        })?;
+    pub async fn insert_item(&self, item: NewItem, created_by: &str, now: i64) -> Result<Committed<Item>, StoreError> {
+        let derived = derived_of(&item);
+        let reviewed = item.status() == ItemStatus::Pending;
+        // What the write in place owns.
+        let (reporter, mail) = (created_by.to_owned(), self.mail_outbox);
+        let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(
+            self,
+            write,
+            in_place: move |connection| {
+                let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
+                let args = item_args(&item, &derived, &reporter, now, version);
+                let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
+                if let Some(photo) = item.photo() {
+                    insert_photo_in_place(connection, row.id, photo)?;
+                }
+                let notified = if reviewed {
+                    notify_reviewers_in_place(connection, mail, row.id, &reporter, now)?
+                } else {
+                    Vec::new()
+                };
+                Ok((row, notified))
+            },
+            |pool| {
+                let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+                let row: ItemRow = insert_row!(pool, &item, &derived, created_by, now, version);
+                let notified = if reviewed {
+                    self.notify_reviewers(pool, row.id, created_by, now).await?
+                } else {
+                    Vec::new()
+                };
+                Ok((row, notified))
+            }
+        )?;
         Ok(committed(row.into_item(), notified))
     }
 

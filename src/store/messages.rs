@@ -1,7 +1,7 @@
 //! Messages of the global chat (no item) and of item threads, in one table: each message has
 //! an id of its own, by which staff delete it.
 
-use super::{Store, StoreError};
+use super::{Store, StoreError, in_place, statement::Tx, with_pool};
 use crate::domain::{Committed, DeletedMessage, Event, ItemId, Message, MessageId, User};
 
 /// How many messages a history holds: the latest ones, newest first.
@@ -74,15 +74,20 @@ impl Store {
         sender: Option<&User>,
         now: i64,
     ) -> Result<Option<Message>, StoreError> {
-        let item_id = item.map(ItemId::get);
+        // Owned: on SQLite the write runs in place.
         let args = [
-            item_id.into(),
-            nick.into(),
-            text.into(),
-            sender.map(|user| user.id.as_str()).into(),
+            item.map(ItemId::get).into(),
+            nick.to_owned().into(),
+            text.to_owned().into(),
+            sender.map(|user| user.id.clone()).into(),
             now.into(),
         ];
-        let inserted: Result<Option<(i64,)>, StoreError> = self.write_optional(INSERT_MESSAGE, &args).await;
+        let inserted: Result<Option<(i64,)>, StoreError> = with_pool!(
+            self,
+            write,
+            in_place: move |connection| Ok(in_place::rows(connection, INSERT_MESSAGE, &args)?.pop()),
+            |pool| Ok(pool.rows(INSERT_MESSAGE, &args).await?.pop())
+        );
         match inserted {
             Ok(Some((id,))) => Ok(Some(Message {
                 id: MessageId::new(id).expect("message ids in the database are positive"),

@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use super::{
-    Store, StoreError,
+    Store, StoreError, in_place,
     statement::{Arg, Tx},
     with_pool,
 };
@@ -97,6 +97,25 @@ pub(super) struct NotificationRow {
     items: Option<String>,
 }
 
+/// The columns of `notification_columns`, in their order, as rusqlite reads them.
+impl TryFrom<&rusqlite::Row<'_>> for NotificationRow {
+    type Error = rusqlite::Error;
+
+    fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: row.get(0)?,
+            user_id: row.get(1)?,
+            kind: row.get(2)?,
+            item_id: row.get(3)?,
+            text: row.get(4)?,
+            created_at: row.get(5)?,
+            read: row.get(6)?,
+            phrase: row.get(7)?,
+            items: row.get(8)?,
+        })
+    }
+}
+
 impl From<NotificationRow> for Notification {
     fn from(row: NotificationRow) -> Self {
         Self {
@@ -116,6 +135,82 @@ impl From<NotificationRow> for Notification {
                 .collect(),
         }
     }
+}
+
+/// What telling one reviewer of a new report takes.
+enum ReviewNotice {
+    /// Their recent review notification `id` counts one report more.
+    Raise { id: i64, notice: Notice },
+    /// A notification of its own for `user`.
+    New { user: String, notice: Notice },
+}
+
+impl ReviewNotice {
+    /// For each reviewer of [`REVIEWERS`] (asked with [`reviewers_args`]), what report `item`
+    /// takes: a raise of their notification within the window, else a new one.
+    fn of(item: ItemId, reviewers: Vec<Reviewer>) -> impl Iterator<Item = Self> {
+        reviewers
+            .into_iter()
+            .map(move |(user, recent, count, first)| match (recent, count) {
+                (Some(id), Some(count)) => {
+                    let first = first.and_then(ItemId::new).unwrap_or(item);
+                    Self::Raise {
+                        id,
+                        notice: Notice::review_waiting(first, count + 1),
+                    }
+                }
+                _ => Self::New {
+                    user,
+                    notice: Notice::review_waiting(item, 1),
+                },
+            })
+    }
+}
+
+/// The parameters of [`REVIEWERS`].
+fn reviewers_args(item: ItemId, reporter: &str, now: i64) -> [Arg<'_>; 3] {
+    [reporter.into(), (now - REVIEW_WINDOW_MS).into(), item.get().into()]
+}
+
+/// The parameters of [`RAISE_REVIEW`].
+fn raise_args(id: i64, notice: &Notice) -> [Arg<'_>; 3] {
+    [id.into(), notice.text().into(), notice.phrase.to_json().into()]
+}
+
+/// The parameters of [`NOTIFY_USER`].
+fn notify_user_args<'a>(user: &'a str, notice: &'a Notice, now: i64) -> [Arg<'a>; 7] {
+    let [kind, item, text, at, phrase, items] = notice_args(notice, now);
+    [user.into(), kind, item, text, at, phrase, items]
+}
+
+/// [`Store::notify_reviewers`] in place (see `in_place`), queuing mail when `mail`.
+pub(super) fn notify_reviewers_in_place(
+    connection: &rusqlite::Connection,
+    mail: bool,
+    item: ItemId,
+    reporter: &str,
+    now: i64,
+) -> rusqlite::Result<Vec<NotificationRow>> {
+    let reviewers: Vec<Reviewer> = in_place::rows(connection, REVIEWERS, &reviewers_args(item, reporter, now))?;
+    let mut notified = Vec::new();
+    for step in ReviewNotice::of(item, reviewers) {
+        match step {
+            ReviewNotice::Raise { id, notice } => {
+                in_place::run(connection, RAISE_REVIEW, &raise_args(id, &notice))?;
+            }
+            ReviewNotice::New { user, notice } => {
+                let rows: Vec<NotificationRow> =
+                    in_place::rows(connection, NOTIFY_USER, &notify_user_args(&user, &notice, now))?;
+                for row in &rows {
+                    if mail {
+                        in_place::run(connection, QUEUE_MAIL, &[row.id.into(), now.into()])?;
+                    }
+                }
+                notified.extend(rows);
+            }
+        }
+    }
+    Ok(notified)
 }
 
 /// The parameters of [`NOTIFY_SITE_STAFF`], and after the user those of [`NOTIFY_USER`].
@@ -142,10 +237,7 @@ impl Store {
         notice: &Notice,
         now: i64,
     ) -> sqlx::Result<Option<NotificationRow>> {
-        let [kind, item, text, at, phrase, items] = notice_args(notice, now);
-        let rows: Vec<NotificationRow> = tx
-            .rows(NOTIFY_USER, &[user.into(), kind, item, text, at, phrase, items])
-            .await?;
+        let rows: Vec<NotificationRow> = tx.rows(NOTIFY_USER, &notify_user_args(user, notice, now)).await?;
         let row = rows.into_iter().next();
         if let Some(row) = &row {
             self.queue_mail(tx, row, now).await?;
@@ -180,20 +272,15 @@ impl Store {
         reporter: &str,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let args = [reporter.into(), (now - REVIEW_WINDOW_MS).into(), item.get().into()];
-        let reviewers: Vec<Reviewer> = tx.rows(REVIEWERS, &args).await?;
+        let reviewers: Vec<Reviewer> = tx.rows(REVIEWERS, &reviewers_args(item, reporter, now)).await?;
         let mut notified = Vec::new();
-        for (admin, recent, count, first) in &reviewers {
-            match (*recent, *count) {
-                (Some(id), Some(count)) => {
-                    let first = first.and_then(ItemId::new).unwrap_or(item);
-                    let notice = Notice::review_waiting(first, count + 1);
-                    let args = [id.into(), notice.text().into(), notice.phrase.to_json().into()];
-                    tx.run(RAISE_REVIEW, &args).await?;
+        for step in ReviewNotice::of(item, reviewers) {
+            match step {
+                ReviewNotice::Raise { id, notice } => {
+                    tx.run(RAISE_REVIEW, &raise_args(id, &notice)).await?;
                 }
-                _ => {
-                    let notice = Notice::review_waiting(item, 1);
-                    notified.extend(self.notify_user(tx, admin, &notice, now).await?);
+                ReviewNotice::New { user, notice } => {
+                    notified.extend(self.notify_user(tx, &user, &notice, now).await?);
                 }
             }
         }

@@ -8,11 +8,16 @@
 //! waiting; writes that arrive while a commit is on its way queue for the connection and go
 //! into the next one, all acknowledged by its single fsync. Nothing is acknowledged before the
 //! commit that holds it; when a commit (or the transaction) fails, every write in it is told.
+//!
+//! The writes that come in floods run in place instead (`run`, see `in_place`): queued, then
+//! run one after another by the committer, each in its savepoint, on the connection's handle
+//! lent once for them all, and told when their commit is on disk. One trip to the driver's
+//! thread for the batch, against one for each statement of each write through sqlx.
 
 use std::{
     sync::{
         Arc,
-        atomic::{AtomicI64, Ordering},
+        atomic::{AtomicBool, AtomicI64, Ordering},
     },
     time::Duration,
 };
@@ -20,10 +25,17 @@ use std::{
 use sqlx::{Connection, Executor, SqliteConnection};
 use tokio::sync::{Mutex, MutexGuard, Notify, oneshot};
 
-use super::{StoreError, items::LIST_VERSION};
+use super::{StoreError, in_place, items::LIST_VERSION};
 
 /// The outcome of a commit, shared by every write in it.
 type Committed = Result<(), Arc<sqlx::Error>>;
+/// How a write done in the open transaction is told its commit's outcome.
+type Waiting = Box<dyn FnOnce(Committed) + Send>;
+/// A write queued to run in place: given the connection (or why the transaction could not
+/// begin), it does its work and says how it is to be told of the commit.
+type Queued = Box<dyn FnOnce(Result<&rusqlite::Connection, Arc<sqlx::Error>>) -> Waiting + Send>;
+/// Statements the in-place writes keep prepared (rusqlite keeps 16 by default).
+const IN_PLACE_STATEMENTS: usize = 64;
 
 pub struct Writer {
     state: Mutex<State>,
@@ -37,9 +49,17 @@ pub struct Writer {
     version: Arc<AtomicI64>,
     /// The read-only connection that follows other processes' commits, until the close.
     follower: Arc<std::sync::Mutex<Option<rusqlite::Connection>>>,
+    /// Writes to run in place at the next commit, in the order they came.
+    queued: std::sync::Mutex<Vec<Queued>>,
+    /// The writer is closing: nothing more is queued.
+    closing: AtomicBool,
 }
 
 struct State {
+    /// The same connection as rusqlite sees it: sqlx's handle, borrowed (never closed here)
+    /// and used only while sqlx lends it (`lock_handle`), its statements prepared once.
+    /// Declared before `connection`, so it is dropped (its statements finalized) first.
+    in_place: rusqlite::Connection,
     connection: SqliteConnection,
     /// Set after each commit to the version it committed.
     version: Arc<AtomicI64>,
@@ -50,7 +70,7 @@ struct State {
     /// A failed transaction may be left open: to be rolled back before the next begins.
     pending_rollback: bool,
     /// Writes done in the open transaction, waiting for its commit.
-    waiting: Vec<oneshot::Sender<Committed>>,
+    waiting: Vec<Waiting>,
     /// The store is closing.
     closed: bool,
 }
@@ -69,8 +89,15 @@ impl Writer {
         let version = Arc::new(AtomicI64::new(
             sqlx::query_scalar(LIST_VERSION).fetch_one(&mut connection).await?,
         ));
+        let handle = connection.lock_handle().await?.as_raw_handle();
+        // SAFETY: the handle stays open as long as `connection`, which `State` drops after
+        // this (and `close` stops using it first); it is only used while sqlx lends it.
+        let in_place = unsafe { rusqlite::Connection::from_handle(handle.as_ptr()) }
+            .map_err(|err| sqlx::Error::Configuration(err.into()))?;
+        in_place.set_prepared_statement_cache_capacity(IN_PLACE_STATEMENTS);
         let writer = Arc::new(Self {
             state: Mutex::new(State {
+                in_place,
                 connection,
                 version: Arc::clone(&version),
                 open: false,
@@ -83,6 +110,8 @@ impl Writer {
             patience,
             version,
             follower: Arc::default(),
+            queued: std::sync::Mutex::default(),
+            closing: AtomicBool::new(false),
         });
         tokio::spawn(commit_when_wanted(Arc::clone(&writer)));
         Ok(writer)
@@ -130,17 +159,7 @@ impl Writer {
         if state.closed {
             return Err(sqlx::Error::PoolClosed.into());
         }
-        state.roll_back_abandoned().await.map_err(StoreError::from_shared)?;
-        if state.pending_rollback {
-            // Refused, harmlessly, when SQLite rolled it back already.
-            let _ = state.connection.execute("ROLLBACK").await;
-            state.pending_rollback = false;
-        }
-        if !state.open {
-            // IMMEDIATE: take the write lock now, not at the first write.
-            state.connection.execute("BEGIN IMMEDIATE").await?;
-            state.open = true;
-        }
+        state.begin().await.map_err(StoreError::from_shared)?;
         if let Err(err) = state.connection.execute("SAVEPOINT write").await {
             return Err(StoreError::from_shared(state.abort(err)));
         }
@@ -148,11 +167,52 @@ impl Writer {
         Ok(Lent { state, writer: self })
     }
 
+    /// Runs `body` in place on the writer's connection, in a savepoint of its own, in the
+    /// next commit (with whatever else is queued for it), and returns what it returned once
+    /// that commit is on disk. Waits at most the writer's patience (503): a write given up
+    /// before it ran is never run.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        body: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        if self.closing.load(Ordering::Acquire) {
+            return Err(sqlx::Error::PoolClosed.into());
+        }
+        let (tell, told) = oneshot::channel::<Result<T, StoreError>>();
+        let queued: Queued = Box::new(move |connection| {
+            let done = match connection {
+                // Given up: nothing to do, nobody to tell.
+                Ok(_) if tell.is_closed() => return Box::new(drop),
+                Ok(connection) => in_place::in_savepoint(connection, body).map_err(StoreError::from),
+                Err(err) => Err(StoreError::from_shared(err)),
+            };
+            Box::new(move |committed: Committed| {
+                let _ = tell.send(done.and_then(|value| committed.map(|()| value).map_err(StoreError::from_shared)));
+            })
+        });
+        lock(&self.queued).push(queued);
+        self.commit_wanted.notify_one();
+        match tokio::time::timeout(self.patience, told).await {
+            Ok(Ok(outcome)) => outcome,
+            // The writer closed with the write still queued.
+            Ok(Err(_)) => Err(sqlx::Error::PoolClosed.into()),
+            Err(_) => Err(sqlx::Error::PoolTimedOut.into()),
+        }
+    }
+
     /// Commits what is waiting, and gives the connection up for good.
     pub async fn close(&self) {
+        self.closing.store(true, Ordering::Release);
         let mut state = self.state.lock().await;
+        state.run_queued(&self.queued).await;
         state.commit().await;
         state.closed = true;
+        // The in-place statements go while the handle is still open.
+        let state = &mut *state;
+        match state.connection.lock_handle().await {
+            Ok(_lent) => state.in_place.flush_prepared_statement_cache(),
+            Err(err) => tracing::warn!(error = %err, "could not finalize the SQLite writer's statements"),
+        }
         // Both connections to the file close now, not when the last clone of the store goes:
         // the writer's gives way to one that holds nothing.
         lock(&self.follower).take();
@@ -192,7 +252,9 @@ impl Lent<'_> {
         }
         self.state.abandoned = false;
         let (committed, commit) = oneshot::channel();
-        self.state.waiting.push(committed);
+        self.state.waiting.push(Box::new(move |outcome| {
+            let _ = committed.send(outcome);
+        }));
         drop(self);
         match commit.await {
             Ok(Ok(())) => Ok(value),
@@ -212,6 +274,68 @@ impl Drop for Lent<'_> {
 }
 
 impl State {
+    /// Opens the shared transaction unless it is open, after undoing what a failed write or
+    /// transaction left behind.
+    async fn begin(&mut self) -> Result<(), Arc<sqlx::Error>> {
+        self.roll_back_abandoned().await?;
+        if self.pending_rollback {
+            // Refused, harmlessly, when SQLite rolled it back already.
+            let _ = self.connection.execute("ROLLBACK").await;
+            self.pending_rollback = false;
+        }
+        if !self.open {
+            // IMMEDIATE: take the write lock now, not at the first write.
+            self.connection.execute("BEGIN IMMEDIATE").await.map_err(Arc::new)?;
+            self.open = true;
+        }
+        Ok(())
+    }
+
+    /// Runs the writes queued to run in place, in the open transaction, on the handle lent
+    /// once for them all; each then waits for the commit. A write that cannot run (the
+    /// transaction could not begin, or is gone) is told why, having done nothing.
+    async fn run_queued(&mut self, queued: &std::sync::Mutex<Vec<Queued>>) {
+        let writes = std::mem::take(&mut *lock(queued));
+        if writes.is_empty() {
+            return;
+        }
+        let mut failed = self.begin().await.err();
+        let mut broke = None;
+        {
+            let lent = match failed {
+                None => self.connection.lock_handle().await.map_err(Arc::new),
+                Some(ref err) => Err(Arc::clone(err)),
+            };
+            if let Err(err) = &lent {
+                failed = Some(Arc::clone(err));
+            }
+            for write in writes {
+                if let Some(err) = &failed {
+                    write(Err(Arc::clone(err)))(Ok(()));
+                    continue;
+                }
+                let connection = &self.in_place;
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write(Ok(connection)))) {
+                    Ok(waiting) => self.waiting.push(waiting),
+                    // A bug: its caller hears the write is gone; what it left undone goes with
+                    // the transaction.
+                    Err(_) => broke = Some("a write panicked"),
+                }
+                // SQLite rolls the transaction back itself on some errors (a full disk): what
+                // would run now would run, and commit, on its own.
+                if broke.is_none() && self.in_place.is_autocommit() {
+                    broke = Some("SQLite rolled the shared transaction back");
+                }
+                if let Some(why) = broke {
+                    failed = Some(Arc::new(sqlx::Error::Io(std::io::Error::other(why))));
+                }
+            }
+        }
+        if let Some(why) = broke {
+            self.abort(sqlx::Error::Io(std::io::Error::other(why)));
+        }
+    }
+
     /// Rolls back the savepoint of a write that did not keep its changes.
     async fn roll_back_abandoned(&mut self) -> Result<(), Arc<sqlx::Error>> {
         if !self.abandoned {
@@ -247,7 +371,7 @@ impl State {
                 // that asks the version after it.
                 self.version.fetch_max(version, Ordering::AcqRel);
                 for write in self.waiting.drain(..) {
-                    let _ = write.send(Ok(()));
+                    write(Ok(()));
                 }
             }
             Err(err) => {
@@ -262,7 +386,7 @@ impl State {
         tracing::error!(error = %err, "a group commit failed");
         let err = Arc::new(err);
         for write in self.waiting.drain(..) {
-            let _ = write.send(Err(Arc::clone(&err)));
+            write(Err(Arc::clone(&err)));
         }
         self.open = false;
         self.abandoned = false;
@@ -280,11 +404,13 @@ async fn commit_when_wanted(writer: Arc<Writer>) {
         if state.closed {
             return;
         }
+        state.run_queued(&writer.queued).await;
         state.commit().await;
     }
 }
 
-/// The follower's connection; a panic while it was held left nothing half-done in it.
+/// A lock held for moments (the follower's connection, the queue); a panic while it was held
+/// left nothing half-done in it.
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

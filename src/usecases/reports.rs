@@ -29,7 +29,7 @@ pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item
     }
     let item = placed(state, user, item).await?;
     let reporter = match item.visitor() {
-        Some(visitor) => Some((state.store.visitor_account(visitor, now).await?, visitor.email.as_str())),
+        Some(visitor) => Some((state.store.visitor_account(visitor, now).await?, visitor.email.clone())),
         None => None,
     };
     let created_by = reporter
@@ -37,11 +37,11 @@ pub async fn report(state: &AppState, user: &User, item: NewItem) -> Result<Item
         .map_or(user.id.as_str(), |(account, _)| account.id.as_str());
     let item = state
         .events
-        .publish(state.store.insert_item(&item, created_by, now).await?);
+        .publish(state.store.insert_item(item, created_by, now).await?);
     if let Some((account, address)) = reporter.filter(|(account, _)| account.follows_by_link) {
         state
             .events
-            .publish(state.store.mail_follow_link(&account.id, address, now).await?);
+            .publish(state.store.mail_follow_link(&account.id, address.as_str(), now).await?);
     }
     state.meanings.item_changed(&item);
     if item.status == ItemStatus::Approved {

@@ -124,7 +124,7 @@ async fn readers_that_never_read_a_big_list_hold_no_connection_to_the_database_a
     for n in 0..ITEMS {
         let body = json!({ "title": format!("item {n}"), "lat": 51.5, "lng": -0.1, "imgData": data_url("image/png", &png(280, 280, true)) });
         let item = NewItem::parse(body.as_object().unwrap()).unwrap();
-        let _ = store.insert_item(&item, "alice", n as i64).await.unwrap().unheard();
+        let _ = store.insert_item(item, "alice", n as i64).await.unwrap().unheard();
     }
     store.close().await;
     let server = Server::start_with(db.url(), &[("LOSTFOUND_WRITE_TIMEOUT", "3")], &[]).await;

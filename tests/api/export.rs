@@ -81,7 +81,7 @@ async fn a_long_export_has_every_item_once_and_a_header() {
     for n in 0..ITEMS {
         let body = json!({ "title": format!("Item {n}"), "lat": 51.5, "lng": -0.1 });
         let item = NewItem::parse(body.as_object().unwrap()).unwrap();
-        let _ = app.store.insert_item(&item, "office", n).await.unwrap().unheard();
+        let _ = app.store.insert_item(item, "office", n).await.unwrap().unheard();
     }
     let (status, _, body) = admin
         .send_raw(admin.request(reqwest::Method::GET, "/api/items.csv"))

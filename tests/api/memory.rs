@@ -21,7 +21,7 @@ async fn thirty_clients_streaming_a_23_mb_list_grow_memory_by_under_150_mb() {
         // Noise does not compress: each photo is about 235 KB, 315 KB as base64.
         let body = json!({ "title": format!("item {n}"), "lat": 51.5, "lng": -0.1, "imgData": data_url("image/png", &png(280, 280, true)) });
         let item = NewItem::parse(body.as_object().unwrap()).unwrap();
-        let _ = store.insert_item(&item, "alice", n as i64).await.unwrap().unheard();
+        let _ = store.insert_item(item, "alice", n as i64).await.unwrap().unheard();
     }
     store.close().await;
 

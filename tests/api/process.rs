@@ -8,11 +8,13 @@ use std::{
 
 use lostfound::demo::DEMO_ACCOUNTS;
 use reqwest::StatusCode;
+use rust_socketio::TransportType;
 use serde_json::{Value, json};
 
 use crate::{
     helpers::*,
     node::{Server, WAIT, add_account},
+    sio::Sio,
     smtp_sink::{Mode, SmtpSink},
 };
 
@@ -111,6 +113,60 @@ async fn acknowledged_items_survive_kill_9() {
     }
     let (_, list) = anyone.get("/api/items").await;
     assert!(list.as_array().unwrap().len() >= acknowledged.len());
+    server.signal("-TERM").await;
+}
+
+/// Chat messages are stored before they are acknowledged: what a sender heard `ok` for is in
+/// the history after a kill -9 in the middle of a flood of them.
+#[tokio::test]
+async fn acknowledged_chat_messages_survive_kill_9() {
+    let db = TestDb::new().await;
+    // A flood from one address, let through.
+    let unlimited = [
+        ("LOSTFOUND_CONNECTION_MESSAGE_RATE", "0"),
+        ("LOSTFOUND_ADDRESS_MESSAGE_RATE", "0"),
+    ];
+    let server = Server::start_with(db.url(), &unlimited, &[]).await;
+    let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
+    let mut senders = Vec::new();
+    for s in 0..4 {
+        let client = Sio::connect_to(&server.url, TransportType::Websocket, &[]).await;
+        let acknowledged = Arc::clone(&acknowledged);
+        // At most 40 each, so that all of them fit in the history (200) however late the kill.
+        senders.push(tokio::spawn(async move {
+            for n in 0..40 {
+                let text = format!("message {s}-{n}");
+                let ack = client.call("chat:send", json!({ "text": text })).await;
+                assert_eq!(ack["ok"], true, "{ack}");
+                acknowledged.lock().unwrap().push(text);
+            }
+        }));
+    }
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while acknowledged.lock().unwrap().len() < 40 {
+        assert!(tokio::time::Instant::now() < deadline, "senders too slow");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let (status, ..) = server.signal("-KILL").await;
+    assert_eq!(status.signal(), Some(9));
+    // A sender cut off mid-call fails; what it was told before stays counted.
+    for sender in senders {
+        sender.abort();
+    }
+
+    let server = Server::start(&db, &[]).await;
+    let reader = Sio::connect_to(&server.url, TransportType::Websocket, &[]).await;
+    reader.emit("chat:join", json!({ "nick": "Reader" })).await;
+    let history = reader.next("chat:history").await;
+    let stored: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|message| message["text"].as_str())
+        .collect();
+    for text in acknowledged.lock().unwrap().iter() {
+        assert!(stored.contains(&text.as_str()), "{text} was acknowledged, then lost");
+    }
     server.signal("-TERM").await;
 }
 
