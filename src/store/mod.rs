@@ -92,11 +92,14 @@ pub struct Store {
     meaning_model: Option<&'static str>,
 }
 
-/// How large a statement journal (what undoes one write's savepoint, or one statement) may
-/// grow in memory before SQLite moves it to a temporary file. Its default, 64 KiB, sends the
-/// journals of a group commit's writes (a report touches its index and search pages) to a
-/// file for the rest of the transaction: a `pwrite` for each page, 7 % of a create's CPU.
-const STATEMENT_JOURNAL_IN_MEMORY: std::ffi::c_int = 8 << 20;
+/// Statement journals (what undoes one write's savepoint, or one statement) stay in memory,
+/// however large (-1): a journal holds each page its savepoint changed once, so it is bounded
+/// by one write's pages. SQLite's default moves one to a temporary file past 64 KiB, which
+/// sends the journals of a group commit's writes (a report touches its index and search pages)
+/// to a file for the rest of the transaction: a `pwrite` for each page, 7 % of a create's CPU.
+/// (A limit of 1 or 8 MiB made `items import` fail with "database or disk is full" when a
+/// journal reached it; never moving one does not.)
+const STATEMENT_JOURNAL_IN_MEMORY: std::ffi::c_int = -1;
 
 /// Sets [`STATEMENT_JOURNAL_IN_MEMORY`], which SQLite takes only before its first connection
 /// of the process (later it refuses, harmlessly: a process that opened SQLite before keeps
