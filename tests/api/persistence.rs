@@ -1,5 +1,9 @@
 //! State that must outlive the server: items, reviews and sessions.
 
+use lostfound::{
+    domain::NewItem,
+    store::{Create, Store, StoreError},
+};
 use reqwest::StatusCode;
 use serde_json::json;
 use sqlx::Connection;
@@ -107,4 +111,42 @@ mod sqlite_only {
             .unwrap();
         assert_eq!(titles, ["Last before the stop"]);
     }
+}
+
+/// Reports written at once share commits on SQLite; one that breaks a rule (a site that does
+/// not exist) fails alone, with `Conflict`, and every report beside it is stored. On
+/// PostgreSQL each is a transaction of its own: the same holds.
+#[tokio::test]
+async fn a_report_that_fails_among_many_at_once_fails_alone() {
+    let db = TestDb::new().await;
+    let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
+    let report = |title: String, site: Option<i64>| {
+        let mut body = json!({ "title": title, "lat": 51.5, "lng": -0.1 });
+        if let Some(site) = site {
+            body["siteId"] = json!(site);
+        }
+        NewItem::parse(body.as_object().unwrap()).unwrap()
+    };
+    let mut writes = tokio::task::JoinSet::new();
+    for n in 0..40_i64 {
+        let mut reports = vec![report(format!("report {n}"), None)];
+        if n == 20 {
+            reports.push(report("nowhere".to_owned(), Some(9_999)));
+        }
+        for item in reports {
+            let store = store.clone();
+            writes.spawn(async move { store.insert_item(item, "alice", n).await.map(|stored| stored.unheard()) });
+        }
+    }
+    let (mut stored, mut refused) = (Vec::new(), Vec::new());
+    while let Some(outcome) = writes.join_next().await {
+        match outcome.unwrap() {
+            Ok(item) => stored.push(item.title),
+            Err(err) => refused.push(err),
+        }
+    }
+    assert_eq!(stored.len(), 40, "refused: {refused:?}");
+    assert!(matches!(refused.as_slice(), [StoreError::Conflict(_)]), "{refused:?}");
+    store.close().await;
+    assert_eq!(db.count("items").await, 40);
 }
