@@ -60,6 +60,50 @@ async fn demo_mode_seeds_an_empty_database_once() {
     assert_eq!(db.count("users").await, 3);
 }
 
+/// What a server acknowledged, as the clients flooding it heard it: the test waits for enough
+/// of it, woken by each, before it kills the server.
+struct Acknowledged<T> {
+    heard: Mutex<Vec<T>>,
+    grew: tokio::sync::Notify,
+}
+
+impl<T> Default for Acknowledged<T> {
+    fn default() -> Self {
+        Self {
+            heard: Mutex::default(),
+            grew: tokio::sync::Notify::new(),
+        }
+    }
+}
+
+impl<T: Clone> Acknowledged<T> {
+    fn push(&self, value: T) {
+        self.heard.lock().unwrap().push(value);
+        self.grew.notify_waiters();
+    }
+
+    /// Waits (at most `WAIT`) until `count` have been heard from the `clients`.
+    async fn wait_for(&self, count: usize, clients: &str) {
+        let enough = async {
+            loop {
+                // Made before the check: a push between the two still wakes it.
+                let grew = self.grew.notified();
+                if self.heard.lock().unwrap().len() >= count {
+                    return;
+                }
+                grew.await;
+            }
+        };
+        tokio::time::timeout(WAIT, enough)
+            .await
+            .unwrap_or_else(|_| panic!("{clients} too slow"));
+    }
+
+    fn all(&self) -> Vec<T> {
+        self.heard.lock().unwrap().clone()
+    }
+}
+
 #[tokio::test]
 async fn acknowledged_items_survive_kill_9() {
     let db = TestDb::new().await;
@@ -69,7 +113,7 @@ async fn acknowledged_items_survive_kill_9() {
     assert_eq!(writer.login("writer", "writer-password").await.0, StatusCode::OK);
 
     // Writers keep going until the process dies under them; what was answered 200 must stay.
-    let acknowledged: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let acknowledged: Arc<Acknowledged<Value>> = Arc::default();
     let mut writers = Vec::new();
     for w in 0..4 {
         let (writer, acknowledged) = (writer.clone(), Arc::clone(&acknowledged));
@@ -90,15 +134,11 @@ async fn acknowledged_items_survive_kill_9() {
                 let Ok(item) = response.json::<Value>().await else {
                     return;
                 };
-                acknowledged.lock().unwrap().push(item);
+                acknowledged.push(item);
             }
         }));
     }
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while acknowledged.lock().unwrap().len() < 40 {
-        assert!(tokio::time::Instant::now() < deadline, "writers too slow");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    acknowledged.wait_for(40, "writers").await;
     let (status, ..) = server.signal("-KILL").await;
     assert_eq!(status.signal(), Some(9));
     for writer in writers {
@@ -107,7 +147,7 @@ async fn acknowledged_items_survive_kill_9() {
 
     let server = Server::start(&db, &[]).await;
     let anyone = server.client();
-    let acknowledged = acknowledged.lock().unwrap().clone();
+    let acknowledged = acknowledged.all();
     for item in &acknowledged {
         assert_eq!(anyone.get(&item_path(item)).await, (StatusCode::OK, item.clone()));
     }
@@ -127,7 +167,7 @@ async fn acknowledged_chat_messages_survive_kill_9() {
         ("LOSTFOUND_ADDRESS_MESSAGE_RATE", "0"),
     ];
     let server = Server::start_with(db.url(), &unlimited, &[]).await;
-    let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
+    let acknowledged: Arc<Acknowledged<String>> = Arc::default();
     let mut senders = Vec::new();
     for s in 0..4 {
         let client = Sio::connect_to(&server.url, TransportType::Websocket, &[]).await;
@@ -138,15 +178,11 @@ async fn acknowledged_chat_messages_survive_kill_9() {
                 let text = format!("message {s}-{n}");
                 let ack = client.call("chat:send", json!({ "text": text })).await;
                 assert_eq!(ack["ok"], true, "{ack}");
-                acknowledged.lock().unwrap().push(text);
+                acknowledged.push(text);
             }
         }));
     }
-    let deadline = tokio::time::Instant::now() + WAIT;
-    while acknowledged.lock().unwrap().len() < 40 {
-        assert!(tokio::time::Instant::now() < deadline, "senders too slow");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    acknowledged.wait_for(40, "senders").await;
     let (status, ..) = server.signal("-KILL").await;
     assert_eq!(status.signal(), Some(9));
     // A sender cut off mid-call fails; what it was told before stays counted.
@@ -164,7 +200,7 @@ async fn acknowledged_chat_messages_survive_kill_9() {
         .iter()
         .filter_map(|message| message["text"].as_str())
         .collect();
-    for text in acknowledged.lock().unwrap().iter() {
+    for text in &acknowledged.all() {
         assert!(stored.contains(&text.as_str()), "{text} was acknowledged, then lost");
     }
     server.signal("-TERM").await;
