@@ -240,20 +240,19 @@ async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
         batch.push(imported_item(&line, now).map_err(|message| anyhow!("{name} line {n}: {message}"))?);
         step.to_line = n;
         if batch.len() == IMPORT_BATCH {
-            import_batch(store, &batch, &mut step).await?;
             imported += batch.len();
-            batch.clear();
+            import_batch(store, std::mem::take(&mut batch), &mut step).await?;
         }
     }
     step.finished_at = Some(now_ms());
-    import_batch(store, &batch, &mut step).await?;
     imported += batch.len();
+    import_batch(store, batch, &mut step).await?;
     println!("imported {imported} of {count} items from {name} into {database}");
     Ok(())
 }
 
 /// Writes `batch`, the lines of `step`, and moves `step` on past them.
-async fn import_batch(store: &Store, batch: &[ImportedItem], step: &mut ImportStep<'_>) -> anyhow::Result<()> {
+async fn import_batch(store: &Store, batch: Vec<ImportedItem>, step: &mut ImportStep<'_>) -> anyhow::Result<()> {
     if !store.import_items(batch, step).await? {
         bail!(
             "another run imports this file into {} at the same time: this one stopped; run it again once \

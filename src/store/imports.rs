@@ -2,7 +2,11 @@
 //! commits with the line it reaches, so after a run that was stopped the file's next run
 //! starts after the last line committed, and a file imported whole is not imported again.
 
-use super::{Store, StoreError, statement::Tx, with_pool};
+use super::{
+    Store, StoreError,
+    statement::{Arg, Tx},
+    with_pool,
+};
 
 /// How far the import of one file went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
@@ -29,7 +33,7 @@ const START: &str =
 const PROGRESS: &str = "SELECT lines_done, items_done, finished_at FROM item_imports WHERE file_sha256 = $1";
 /// Only from where the step starts: a run of the same file that moved it meanwhile makes
 /// this change nothing.
-const ADVANCE: &str = "UPDATE item_imports SET lines_done = $3, items_done = items_done + $4, finished_at = $5 \
+pub(super) const ADVANCE: &str = "UPDATE item_imports SET lines_done = $3, items_done = items_done + $4, finished_at = $5 \
                        WHERE file_sha256 = $1 AND lines_done = $2 AND finished_at IS NULL";
 
 impl Store {
@@ -42,15 +46,14 @@ impl Store {
     }
 }
 
-/// Moves the import on by `step` and `items`, in the write that adds them; false when another
-/// run moved it first (the caller then adds nothing).
-pub(super) async fn advance(tx: &mut impl Tx, step: &ImportStep<'_>, items: usize) -> sqlx::Result<bool> {
-    let args = [
+/// The parameters of [`ADVANCE`]: moves the import on by `step` and `items`, in the write that
+/// adds them; it changes no row when another run moved it first (the caller then adds nothing).
+pub(super) fn advance_args<'a>(step: &ImportStep<'a>, items: usize) -> [Arg<'a>; 5] {
+    [
         step.file_sha256.into(),
         step.from_line.into(),
         step.to_line.into(),
         (items as i64).into(),
         step.finished_at.into(),
-    ];
-    Ok(tx.run(ADVANCE, &args).await? == 1)
+    ]
 }

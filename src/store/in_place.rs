@@ -2,7 +2,8 @@
 //! (`Writer::run`), statements prepared once and kept. Through sqlx each statement is a trip
 //! to the connection's thread and back, two thread wake-ups; here a write's statements cost
 //! none, and every write queued for a commit shares one trip. Only the writes that come in
-//! floods take this way (a report, a chat or thread message); the rest keep `with_pool!`.
+//! floods take this way (a report, a chat or thread message, an import's batch); the rest keep
+//! `with_pool!`'s sqlx form.
 
 use rusqlite::{
     Connection, Row, Statement,
@@ -28,12 +29,7 @@ impl rusqlite::ToSql for Arg<'_> {
 /// Binds `args` to `$1`, `$2`, … by name: a parameter's index is where it first appears, which
 /// need not follow the numbers (`SELECT $2 … WHERE id = $1`). Every parameter must be given.
 fn bind(statement: &mut Statement<'_>, args: &[Arg<'_>]) -> rusqlite::Result<()> {
-    if statement.parameter_count() != args.len() {
-        return Err(rusqlite::Error::InvalidParameterCount(
-            args.len(),
-            statement.parameter_count(),
-        ));
-    }
+    check_count(statement, args)?;
     for (n, arg) in args.iter().enumerate() {
         let name = format!("${}", n + 1);
         let index = statement
@@ -42,6 +38,28 @@ fn bind(statement: &mut Statement<'_>, args: &[Arg<'_>]) -> rusqlite::Result<()>
         statement.raw_bind_parameter(index, arg)?;
     }
     Ok(())
+}
+
+fn check_count(statement: &Statement<'_>, args: &[Arg<'_>]) -> rusqlite::Result<()> {
+    if statement.parameter_count() != args.len() {
+        return Err(rusqlite::Error::InvalidParameterCount(
+            args.len(),
+            statement.parameter_count(),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs a statement written with SQLite's numbered parameters (`?1`, `?2`, …), which returns
+/// no rows, binding `args` by position: looking each up by name scans every name, which in a
+/// statement of thousands of parameters (an import's) took more time than the inserts.
+pub(super) fn run_numbered(connection: &Connection, sql: &str, args: &[Arg<'_>]) -> rusqlite::Result<usize> {
+    let mut statement = connection.prepare_cached(sql)?;
+    check_count(&statement, args)?;
+    for (n, arg) in args.iter().enumerate() {
+        statement.raw_bind_parameter(n + 1, arg)?;
+    }
+    statement.raw_execute()
 }
 
 /// Runs a statement that returns no rows; how many rows it changed.

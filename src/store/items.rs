@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use super::{
     Db, Store, StoreError,
     derived::{Derived, Source, bind_derived, place_words},
-    imports::{ImportStep, advance},
+    imports::{ADVANCE, ImportStep, advance_args},
     in_place::{self, converted},
     meanings,
     notifications::{NotificationRow, committed, notify_reviewers_in_place},
@@ -186,11 +186,12 @@ const INSERT_COLUMNS: &str = "INSERT INTO items (title, descr, cat, kind, photo_
 /// Parameters a row of [`INSERT_COLUMNS`] takes.
 const ITEM_ARGS: usize = 29;
 
-/// One row's values, its [`item_args`] from `$first`. A new item goes to the nearest site (the
-/// largest dot product of the two points as unit vectors), or the first when no site has a
-/// point.
-fn item_values(first: usize) -> String {
-    let p = |n: usize| format!("${}", first + n - 1);
+/// One row's values, its [`item_args`] from parameter `first`, each written `{mark}n`: `$n`
+/// for the drivers, SQLite's `?n` for a statement bound by position in place. A new item goes
+/// to the nearest site (the largest dot product of the two points as unit vectors), or the
+/// first when no site has a point.
+fn item_values(first: usize, mark: char) -> String {
+    let p = |n: usize| format!("{mark}{}", first + n - 1);
     let params: Vec<String> = (1..=24).map(p).collect();
     format!(
         "({}, COALESCE({}, (SELECT id FROM sites ORDER BY COALESCE(geo_x * {} + geo_y * {} + geo_z * {}, -2) DESC, id \
@@ -210,18 +211,68 @@ fn item_values(first: usize) -> String {
 
 /// Inserts one item and reads its row back.
 static INSERT_ITEM: LazyLock<String> =
-    LazyLock::new(|| format!("{INSERT_COLUMNS}{} RETURNING {}", item_values(1), item_columns!()));
+    LazyLock::new(|| format!("{INSERT_COLUMNS}{} RETURNING {}", item_values(1, '$'), item_columns!()));
 
-/// Items an import writes with one statement: each statement is a trip to the driver's thread
-/// and a savepoint of its own (docs/performance.md). 32 rows of 29 parameters are within both
-/// drivers' limits.
+/// Items an import writes with one statement through sqlx (PostgreSQL): each statement is a
+/// trip to the database. 32 rows of 29 parameters are within its limit.
 const IMPORT_ROWS: usize = 32;
+/// Items an import writes with one statement in place (SQLite): each statement is a savepoint
+/// of its own, at which the full-text index writes out what it holds (docs/performance.md);
+/// 200 rows of 29 parameters are within SQLite's 32,766.
+const IMPORT_ROWS_IN_PLACE: usize = 200;
 
-/// Inserts `rows` items with one statement, reading nothing back. (Made of the constants
-/// above and numbers: nothing of the items is in its text.)
-fn insert_items(rows: usize) -> sqlx::AssertSqlSafe<String> {
-    let values: Vec<String> = (0..rows).map(|row| item_values(row * ITEM_ARGS + 1)).collect();
-    sqlx::AssertSqlSafe(format!("{INSERT_COLUMNS}{}", values.join(", ")))
+/// Inserts `rows` items with one statement, reading nothing back, its parameters written
+/// `{mark}n` ([`item_values`]). (Made of the constants above and numbers: nothing of the items
+/// is in its text.)
+fn insert_items(rows: usize, mark: char) -> String {
+    let values: Vec<String> = (0..rows).map(|row| item_values(row * ITEM_ARGS + 1, mark)).collect();
+    format!("{INSERT_COLUMNS}{}", values.join(", "))
+}
+
+/// The statements an import writes its items with, in the file's order: runs of items without
+/// a photo, at most `per_statement` to a statement, and each item with a photo alone (its
+/// photo's row needs its id).
+enum ImportStatement {
+    Rows(std::ops::Range<usize>),
+    WithPhoto(usize),
+}
+
+fn import_statements(items: &[ImportedItem], per_statement: usize) -> Vec<ImportStatement> {
+    let mut statements = Vec::new();
+    let mut run_from = 0;
+    for (n, imported) in items.iter().enumerate() {
+        if imported.item.photo().is_some() {
+            if run_from < n {
+                statements.push(ImportStatement::Rows(run_from..n));
+            }
+            statements.push(ImportStatement::WithPhoto(n));
+            run_from = n + 1;
+        } else if n + 1 - run_from == per_statement {
+            statements.push(ImportStatement::Rows(run_from..n + 1));
+            run_from = n + 1;
+        }
+    }
+    if run_from < items.len() {
+        statements.push(ImportStatement::Rows(run_from..items.len()));
+    }
+    statements
+}
+
+/// The parameters of the imported `items`' rows, one after another.
+fn imported_args<'a>(items: &'a [ImportedItem], derived: &'a [Derived], version: i64) -> Vec<Arg<'a>> {
+    items
+        .iter()
+        .zip(derived)
+        .flat_map(|(imported, derived)| {
+            item_args(
+                &imported.item,
+                derived,
+                &imported.created_by,
+                imported.created_at,
+                version,
+            )
+        })
+        .collect()
 }
 
 /// The parameters of a new item's row: its fields, `derived` columns, who reported it and
@@ -430,43 +481,60 @@ impl Store {
     /// the import's `step`: as they were, reported by whom and when they say, with no review,
     /// matching or notification (their news is old). False, adding nothing, when another run
     /// of the same file moved its import first.
-    pub async fn import_items(&self, items: &[ImportedItem], step: &ImportStep<'_>) -> Result<bool, StoreError> {
+    pub async fn import_items(&self, items: Vec<ImportedItem>, step: &ImportStep<'_>) -> Result<bool, StoreError> {
         let derived: Vec<Derived> = items.iter().map(|imported| derived_of(&imported.item)).collect();
-        with_pool!(self, write, |pool| {
-            if !advance(&mut *pool, step, items.len()).await? {
-                return Ok(false);
-            }
-            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-            // In the file's order: an item with a photo alone (its photo's row needs its id),
-            // the others `IMPORT_ROWS` to a statement.
-            let mut rows: Vec<Arg<'_>> = Vec::with_capacity(IMPORT_ROWS * ITEM_ARGS);
-            for (imported, derived) in items.iter().zip(&derived) {
-                let ImportedItem {
-                    item,
-                    created_by,
-                    created_at,
-                } = imported;
-                if item.photo().is_none() {
-                    rows.extend(item_args(item, derived, created_by, *created_at, version));
-                    if rows.len() < IMPORT_ROWS * ITEM_ARGS {
-                        continue;
+        let (file_sha256, from_line, to_line, finished_at) = (
+            step.file_sha256.to_owned(),
+            step.from_line,
+            step.to_line,
+            step.finished_at,
+        );
+        with_pool!(
+            self,
+            write,
+            in_place: move |connection| {
+                let step = ImportStep { file_sha256: &file_sha256, from_line, to_line, finished_at };
+                if in_place::run(connection, ADVANCE, &advance_args(&step, items.len()))? != 1 {
+                    return Ok(false);
+                }
+                let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
+                for statement in import_statements(&items, IMPORT_ROWS_IN_PLACE) {
+                    match statement {
+                        ImportStatement::Rows(rows) => {
+                            let args = imported_args(&items[rows.clone()], &derived[rows.clone()], version);
+                            in_place::run_numbered(connection, &insert_items(rows.len(), '?'), &args)?;
+                        }
+                        ImportStatement::WithPhoto(n) => {
+                            let ImportedItem { item, created_by, created_at } = &items[n];
+                            let args = item_args(item, &derived[n], created_by, *created_at, version);
+                            let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
+                            insert_photo_in_place(connection, row.id, item.photo().expect("a photo"))?;
+                        }
                     }
                 }
-                if !rows.is_empty() {
-                    let sql = insert_items(rows.len() / ITEM_ARGS);
-                    bind_all!(sqlx::query(sql), &rows).execute(&mut *pool).await?;
-                    rows.clear();
+                Ok(true)
+            },
+            |pool| {
+                if pool.run(ADVANCE, &advance_args(step, items.len())).await? != 1 {
+                    return Ok(false);
                 }
-                if item.photo().is_some() {
-                    let _: ItemRow = insert_row!(pool, item, derived, created_by, *created_at, version);
+                let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
+                for statement in import_statements(&items, IMPORT_ROWS) {
+                    match statement {
+                        ImportStatement::Rows(rows) => {
+                            let args = imported_args(&items[rows.clone()], &derived[rows.clone()], version);
+                            let sql = sqlx::AssertSqlSafe(insert_items(rows.len(), '$'));
+                            bind_all!(sqlx::query(sql), &args).execute(&mut *pool).await?;
+                        }
+                        ImportStatement::WithPhoto(n) => {
+                            let ImportedItem { item, created_by, created_at } = &items[n];
+                            let _: ItemRow = insert_row!(pool, item, &derived[n], created_by, *created_at, version);
+                        }
+                    }
                 }
+                Ok(true)
             }
-            if !rows.is_empty() {
-                let sql = insert_items(rows.len() / ITEM_ARGS);
-                bind_all!(sqlx::query(sql), &rows).execute(&mut *pool).await?;
-            }
-            Ok(true)
-        })
+        )
     }
 
     pub async fn item(&self, id: ItemId) -> Result<Option<Item>, StoreError> {

@@ -587,15 +587,19 @@ pub fn client_at(app: &TestApp, addr: &str) -> TestClient {
 
 /// Writes `items` into `store` as `lostfound items import` writes a file of them (a line an
 /// item, 1,000 a transaction), under the file name `name`.
-pub async fn import_into(store: &Store, name: &str, items: &[lostfound::domain::ImportedItem]) {
+pub async fn import_into(store: &Store, name: &str, mut items: Vec<lostfound::domain::ImportedItem>) {
     store.item_import(name, lostfound::time::now_ms()).await.unwrap();
-    for (n, batch) in (0..).zip(items.chunks(1_000)) {
+    let mut from_line = 0;
+    while !items.is_empty() {
+        let rest = items.split_off(items.len().min(1_000));
+        let batch = std::mem::replace(&mut items, rest);
         let step = lostfound::store::ImportStep {
             file_sha256: name,
-            from_line: n * 1_000,
-            to_line: (n + 1) * 1_000,
+            from_line,
+            to_line: from_line + batch.len() as i64,
             finished_at: None,
         };
+        from_line = step.to_line;
         assert!(store.import_items(batch, &step).await.unwrap());
     }
 }

@@ -572,7 +572,7 @@ async fn a_count_past_ten_thousand_matches_is_an_estimate_that_says_so() {
             ImportedItem::parse(body.as_object().unwrap(), now).unwrap()
         })
         .collect();
-    import_into(&app.store, "reports", &reports).await;
+    import_into(&app.store, "reports", reports).await;
     let client = app.client();
     let count = async |query: &str| {
         let answer = client

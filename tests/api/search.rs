@@ -146,7 +146,7 @@ async fn a_search_kept_before_an_items_meaning_arrived_is_not_answered_again() {
     let body = json!({ "title": "Black wallet", "kind": "found", "status": "approved",
         "lat": 51.5, "lng": -0.12, "createdBy": "office", "createdAt": now - 1_000 });
     let item = lostfound::domain::ImportedItem::parse(body.as_object().unwrap(), now).unwrap();
-    import_into(&app.store, "one", &[item]).await;
+    import_into(&app.store, "one", vec![item]).await;
     let client = app.client();
     // 지갑 (wallet): only its meaning finds it, and it has none yet.
     let before = found(&client, "q=%EC%A7%80%EA%B0%91").await;

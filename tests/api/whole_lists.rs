@@ -28,7 +28,7 @@ async fn import(app: &TestApp, count: i64, umbrellas: i64) {
             ImportedItem::parse(body.as_object().unwrap(), now).unwrap()
         })
         .collect();
-    import_into(&app.store, "whole-list", &items).await;
+    import_into(&app.store, "whole-list", items).await;
 }
 
 /// The ids of every item of `filter`, streamed in batches of `batch`.
