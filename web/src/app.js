@@ -29,6 +29,7 @@ import { Review } from "./review.js";
 import { Signup } from "./signup.js";
 import { SsoFailed } from "./sso.js";
 import { Stats } from "./stats.js";
+import { showTitle } from "./title.js";
 import { Verify } from "./verify.js";
 
 /** `config`: the map settings; `access`: the ways in the service offers (sign-up and its
@@ -151,8 +152,14 @@ function route(refresh = false) {
   // Back from an item: the screen behind it stays as it was (its list, its scroll).
   const leftItem = dialog.isOpen();
   dialog.hide();
-  if (leftItem && name === shown && !arg && !refresh) return;
+  if (leftItem && name === shown && !arg && !refresh) return titleScreen(name);
   showScreen(name, arg);
+}
+
+/** Titles the page after screen `name`'s heading. */
+function titleScreen(name) {
+  const view = document.getElementById(`view-${name}`);
+  showTitle(document.getElementById(view.getAttribute("aria-labelledby")).textContent);
 }
 
 function showScreen(name, arg) {
@@ -165,6 +172,7 @@ function showScreen(name, arg) {
     else link.removeAttribute("aria-current");
   }
   views[name].show(arg);
+  titleScreen(name);
 }
 
 function wireSession() {

@@ -24,6 +24,7 @@ import { fillNick } from "./nick.js";
 import { receiptLink } from "./pickup.js";
 import { moveToBin, receiveHere, sendToDesk } from "./shelving.js";
 import { socket } from "./socket.js";
+import { showTitle } from "./title.js";
 import { whenWords } from "./when.js";
 
 const FIELDS = [
@@ -126,6 +127,7 @@ export class ItemDialog {
     this.itemId = item.id;
     this.item = item;
     document.getElementById("item-title").textContent = item.title;
+    showTitle(item.title);
     const photo = document.getElementById("item-photo");
     photo.hidden = !item.photoUrl;
     if (item.photoUrl) {

@@ -65,6 +65,12 @@ async function findings(page, lang) {
       for (const el of document.querySelectorAll("button, a.button, nav a, summary, .state")) {
         if (visible(el) && el.scrollWidth > el.clientWidth + 1) found.push(`overflows its box: “${el.textContent.trim()}”`);
       }
+      // Its own title (WCAG 2.4.2): the item shown, else the screen's heading, then the service.
+      const item = document.querySelector("#item-dialog[open] #item-title");
+      const view = [...document.querySelectorAll("section.view")].find((v) => !v.hidden);
+      const heading = item ?? document.getElementById(view?.getAttribute("aria-labelledby"));
+      const title = `${heading?.textContent} – ${messages["app.title"]}`;
+      if (document.title !== title) found.push(`the page's title is “${document.title}”, not “${title}”`);
       return found;
     },
     { lang, messages: catalogs[lang], namespaces, leftovers: englishLeftovers(lang) },
