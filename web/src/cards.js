@@ -46,7 +46,7 @@ export function itemCard(item, open, { showState = () => true, extra = [] } = {}
     {},
     h(
       "button",
-      { type: "button", class: "item-card", onclick: () => open(item.id) },
+      { type: "button", class: "item-card", "data-item": item.id, onclick: () => open(item.id) },
       thumbnail(item, 64),
       h(
         "span",

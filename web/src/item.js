@@ -73,6 +73,8 @@ export class ItemDialog {
     // address first): the address goes back too.
     this.dialog.addEventListener("close", () => {
       const shown = this.itemId;
+      refocus(this.opener);
+      this.opener = null;
       this.leave();
       if (!closingItem() && shown !== null && itemIn(location.hash) === shown) this.leaveAddress();
     });
@@ -175,7 +177,10 @@ export class ItemDialog {
     this.showMatches(item);
     this.log.replaceChildren();
     fillNick(this.form.elements.nick, this.state.user);
-    if (!this.dialog.open) this.dialog.showModal();
+    if (!this.dialog.open) {
+      this.opener = returnPoint(document.activeElement);
+      this.dialog.showModal();
+    }
     this.showOnMap(item);
     // Also when it was open (another item, or this one again): leave() took them out.
     announceWithin(this.dialog);
@@ -435,6 +440,21 @@ export function closed() {
 /** Whether an item's closing step is under way. */
 export function closingItem() {
   return closing !== null;
+}
+
+/** Where the focus goes back to when an item's view closes (WCAG 2.4.3): what opened it, and
+ *  the item its card shows, should the list be drawn again meanwhile; null from the page. */
+function returnPoint(element) {
+  if (!element || element === document.body) return null;
+  return { element, item: element.closest("[data-item]")?.dataset.item };
+}
+
+/** Back to `opener` (a `returnPoint`), or its item's card drawn again, or the screen. */
+function refocus(opener) {
+  const view = document.querySelector("section.view:not([hidden])");
+  const again = opener?.item && view?.querySelector(`[data-item="${CSS.escape(opener.item)}"] button, button[data-item="${CSS.escape(opener.item)}"]`);
+  const target = opener?.element.isConnected && opener.element.checkVisibility() ? opener.element : again;
+  (target ?? document.getElementById("main")).focus();
 }
 
 /** The item an address names: `#/items/ID`, or `#/browse/ID` as earlier releases wrote it

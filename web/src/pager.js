@@ -38,10 +38,10 @@ export class Pager {
     this.observer.observe(this.more);
   }
 
-  /** Starts over from the first page of `url`. */
+  /** Starts over from the first page of `url`; settles once it is shown. */
   start(url) {
     this.next = null;
-    this.load(url, true);
+    return this.load(url, true);
   }
 
   /** Empties the list (an answer already on its way still lands, unless a query starts). */
@@ -54,6 +54,15 @@ export class Pager {
     this.list.replaceChildren();
     this.count.textContent = "";
     this.more.hidden = true;
+  }
+
+  /** The list drawn anew with `entries`. With the focus on an item's entry (given back there
+   *  when the item's view closed), the focus stays with that item (WCAG 2.4.3). */
+  redraw(entries) {
+    const focused = this.list.contains(document.activeElement) && document.activeElement.closest("[data-item]")?.dataset.item;
+    this.list.replaceChildren(...entries);
+    const entry = focused ? this.list.querySelector(`[data-item="${CSS.escape(focused)}"]`) : null;
+    (entry?.matches("button") ? entry : entry?.querySelector("button"))?.focus();
   }
 
   loadNext() {
@@ -86,7 +95,7 @@ export class Pager {
       this.entries.set(item.id, entry);
       return entry;
     });
-    if (first) this.list.replaceChildren(...rendered);
+    if (first) this.redraw(rendered);
     else this.list.append(...rendered);
     this.estimated = page.estimated;
     this.count.textContent = countText(this.items.length, page.total, this.estimated, this.empty);

@@ -167,11 +167,25 @@ export class Review {
     this.refresh();
   }
 
-  /** The queue from its first page, as it stands now. */
+  /** The queue from its first page, as it stands now; settles once it is shown. */
   refresh() {
     // The cards shown go: their matches are no longer wanted.
     this.matchesSeen.disconnect();
-    this.pager.start(itemsUrl({ status: this.status.value, site: this.site.value, fields: FIELDS, limit: PAGE_SIZE }));
+    return this.pager.start(itemsUrl({ status: this.status.value, site: this.site.value, fields: FIELDS, limit: PAGE_SIZE }));
+  }
+
+  /** The queue read again after `label` was done to `item`: the focus goes to that button on
+   *  its card if it is still listed, else to the card that took its place (or the last), else
+   *  to the heading — never to the page (WCAG 2.4.3). */
+  async refreshAfter(item, label) {
+    const cards = () => [...this.list.querySelectorAll(":scope > li[data-item]")];
+    const at = cards().findIndex((card) => card.dataset.item === String(item.id));
+    await this.refresh();
+    const now = cards();
+    const same = now.find((card) => card.dataset.item === String(item.id));
+    const card = same ?? now[Math.min(Math.max(at, 0), now.length - 1)];
+    const button = same && [...same.querySelectorAll("button")].find((b) => b.textContent === label);
+    (button ?? card?.querySelector("h3 button") ?? document.getElementById("review-heading")).focus();
   }
 
   card(item) {
@@ -196,7 +210,7 @@ export class Review {
     const matches = this.matchesBox(item);
     const card = h(
       "li",
-      { class: "review-card" },
+      { class: "review-card", "data-item": item.id },
       item.thumbUrl ? thumbnail(item, 96, t("item.photoOf", { title: item.title })) : null,
       h(
         "div",
@@ -269,7 +283,7 @@ export class Review {
     // Only the id back: without `fields` the answer would carry the whole photo.
     if (!(await attempt("PATCH", `/api/items/${item.id}?fields=id`, patch))) return;
     showNotice(t("review.done", { action: label, title: item.title }));
-    this.refresh();
+    await this.refreshAfter(item, label);
   }
 
   async remove(item) {
@@ -281,6 +295,6 @@ export class Review {
     if (!deleted) return;
     showNotice(t("review.deleted", { title: item.title }));
     this.chosen.forget(item.id);
-    this.refresh();
+    await this.refreshAfter(item, t("common.delete"));
   }
 }

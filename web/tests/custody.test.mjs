@@ -298,6 +298,9 @@ test("the due list: staff record how a found item kept too long was disposed of,
   await count(dialog.getByRole("button", { name: "Close report" }), 0);
   await screenshot(page, "item-disposed-desktop");
   await dialog.getByRole("button", { name: "Close", exact: true }).click();
+  // Closed, the queue is read again: its cards are new once that is done.
+  await page.waitForURL(/#\/review$/);
+  await page.locator("#review-list:not([aria-busy])").waitFor();
 
   // Its history says it too.
   await card.getByRole("button", { name: "History" }).click();

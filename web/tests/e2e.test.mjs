@@ -78,7 +78,14 @@ test("anyone finds it by a search the service answers: the list and the map show
   const before = listRequests(page).length;
   // Typed key by key: one request once the typing pauses, not one per key.
   const typed = "Water bottl";
+  // The list for all of it: a shorter prefix may already show the one item (by words, before
+  // the other bottles' meanings are in), and the checks below would pass on its answer.
+  const answered = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname === "/api/items" && url.searchParams.get("q") === typed;
+  });
   await page.locator("#filters").getByLabel("Search").pressSequentially(typed);
+  await answered;
   await count(page.locator("#item-list li", { hasText: TITLE }), 1);
   await count(list, 1);
   await page.locator("#result-count", { hasText: /^1 item$/ }).waitFor();
