@@ -36,6 +36,13 @@ export function stateLabel(item) {
   return h("span", { class: `state ${item.status}` }, PUBLIC_STATES[item.status] ?? item.status);
 }
 
+/** The button of item `id`'s entry under `root` (an item card, a Review card's title): where
+ *  the focus goes back to that item once its entry is drawn again; null when none shows. */
+export function entryButton(root, id) {
+  const entry = root?.querySelector(`[data-item="${CSS.escape(String(id))}"]`);
+  return (entry?.matches("button") ? entry : entry?.querySelector("button")) ?? null;
+}
+
 /**
  * A list entry that opens the item: thumbnail, title, place, kind · category · date, its state
  * when `showState(item)` says so, what became of it (always), and `extra` children below.

@@ -7,7 +7,7 @@
 // and the others behind "Less likely", everyone else the list with the likely ones marked.
 import { api, attempt } from "./api.js";
 import { announceWithin, showError, showNotice } from "./announce.js";
-import { KINDS, PUBLIC_STATES } from "./cards.js";
+import { entryButton, KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
 import { categoryName } from "./categories.js";
 import { disclose } from "./disclosure.js";
@@ -452,7 +452,7 @@ function returnPoint(element) {
 /** Back to `opener` (a `returnPoint`), or its item's card drawn again, or the screen. */
 function refocus(opener) {
   const view = document.querySelector("section.view:not([hidden])");
-  const again = opener?.item && view?.querySelector(`[data-item="${CSS.escape(opener.item)}"] button, button[data-item="${CSS.escape(opener.item)}"]`);
+  const again = opener?.item && entryButton(view, opener.item);
   const target = opener?.element.isConnected && opener.element.checkVisibility() ? opener.element : again;
   (target ?? document.getElementById("main")).focus();
 }

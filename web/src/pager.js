@@ -3,6 +3,7 @@
 // more" is pressed; and how many are shown of how many match.
 import { fetchPage } from "./api.js";
 import { showError } from "./announce.js";
+import { entryButton } from "./cards.js";
 import { h } from "./dom.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
@@ -61,8 +62,7 @@ export class Pager {
   redraw(entries) {
     const focused = this.list.contains(document.activeElement) && document.activeElement.closest("[data-item]")?.dataset.item;
     this.list.replaceChildren(...entries);
-    const entry = focused ? this.list.querySelector(`[data-item="${CSS.escape(focused)}"]`) : null;
-    (entry?.matches("button") ? entry : entry?.querySelector("button"))?.focus();
+    if (focused) entryButton(this.list, focused)?.focus();
   }
 
   loadNext() {
