@@ -20,6 +20,7 @@ pub mod matching;
 mod meaning;
 mod message;
 mod notification;
+mod particles;
 mod photo;
 mod phrases;
 pub mod receipt;

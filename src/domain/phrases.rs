@@ -7,7 +7,7 @@ use std::{collections::HashMap, fmt, str::FromStr, sync::LazyLock};
 
 use serde::{Deserialize, Serialize};
 
-use super::ValidationError;
+use super::{ValidationError, particles::choose_particles};
 
 /// A language the service speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -103,7 +103,13 @@ impl Phrase {
                 fill(template, &part.values)
             })
             .collect();
-        sentences.join(" ")
+        let said = sentences.join(" ");
+        // Korean particles follow the words filled in.
+        if lang == Lang::Ko {
+            choose_particles(&said)
+        } else {
+            said
+        }
     }
 
     /// As stored with a notification.
@@ -182,6 +188,9 @@ mod tests {
             "Your claim on “Umbrella” is accepted: the item is yours to collect. It is kept at: Shelf {place}."
         );
         assert!(phrase.say(Lang::Ko).starts_with("“Umbrella”에 대한"));
+        let approved = |title| Phrase::new("status.approved", &[("title", title)]).say(Lang::Ko);
+        assert!(approved("우산").starts_with("신고하신 “우산”이 승인되어"));
+        assert!(approved("Umbrella").starts_with("신고하신 “Umbrella”가 승인되어"));
         assert!(phrase.say(Lang::Es).starts_with("Tu reclamación de «Umbrella»"));
         assert_eq!(Phrase::from_json(&phrase.to_json()), Some(phrase));
         assert_eq!("ko".parse::<Lang>(), Ok(Lang::Ko));

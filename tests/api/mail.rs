@@ -303,7 +303,7 @@ async fn mail_is_written_in_the_readers_language() {
         .await;
     let text = text_of(&sink.messages()[0]);
     assert!(
-        text.contains("신고하신 “Umbrella of alice”이(가) 승인되어 모두에게 공개되었습니다."),
+        text.contains("신고하신 “Umbrella of alice”가 승인되어 모두에게 공개되었습니다."),
         "{text}"
     );
     assert!(text.contains("분실물 센터 계정에"), "{text}");
@@ -316,7 +316,7 @@ async fn mail_is_written_in_the_readers_language() {
     let (_, korean) = alice.get("/api/notifications?lang=ko").await;
     assert_eq!(
         korean[0]["text"],
-        "신고하신 “Umbrella of alice”이(가) 승인되어 모두에게 공개되었습니다."
+        "신고하신 “Umbrella of alice”가 승인되어 모두에게 공개되었습니다."
     );
     let (_, spanish) = alice.get("/api/notifications?lang=es").await;
     assert_eq!(

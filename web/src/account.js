@@ -5,6 +5,7 @@ import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
+import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { PasswordForm } from "./password.js";
 
@@ -56,7 +57,7 @@ export class Account {
 
   async change(event) {
     event.preventDefault();
-    const answer = await attempt("PATCH", "/api/me", { email: this.form.elements.email.value.trim() });
+    const answer = await sendForm(this.form, "PATCH", "/api/me", { email: this.form.elements.email.value.trim() });
     if (!answer) return;
     this.form.reset();
     this.render(answer);

@@ -12,6 +12,7 @@ import { confirmFirst } from "./ask.js";
 import { debounce } from "./debounce.js";
 import { disclose } from "./disclosure.js";
 import { h, formatTime } from "./dom.js";
+import { sendForm } from "./fields.js";
 import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
 import { runsService, siteName } from "./desks.js";
@@ -117,7 +118,7 @@ export class Accounts {
       isAdmin: f.isAdmin.checked,
       email: f.email.value.trim() || undefined,
     };
-    const account = await attempt("POST", "/api/users", body);
+    const account = await sendForm(this.form, "POST", "/api/users", body);
     if (!account) return;
     this.form.reset();
     showNotice(t("accounts.created", { id: account.id, name: account.name }));

@@ -1,15 +1,17 @@
 // The HTTP API: JSON in and out, errors as exceptions carrying the service's message, or
 // shown to the user in one place (`attempt`, `showingErrors`).
 import { showError } from "./announce.js";
-import { t, translateError } from "./i18n.js";
+import { errorField, t, translateError } from "./i18n.js";
 
 /** The event the window gets when a request is answered 401: the session is gone. */
 export const SESSION_ENDED = "lostfound:session-ended";
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  /** `field`: the name of the form field the service's refusal is about, when it names one. */
+  constructor(status, message, field) {
     super(message);
     this.status = status;
+    this.field = field;
   }
 }
 
@@ -39,7 +41,7 @@ async function request(method, path, body) {
     let message = data?.error ? translateError(data.error) : t("error.requestFailed", { status: response.status });
     const retry = response.headers.get("Retry-After");
     if (response.status === 429 && retry) message += t("error.wait", { minutes: Math.ceil(retry / 60) });
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, errorField(data?.error));
   }
   return { data, response };
 }

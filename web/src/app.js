@@ -2,7 +2,7 @@
 // #/mine, #/intake, #/labels, #/stats, #/desks, #/categories, #/account, #/signup, #/follow/TOKEN, ...) and an item's view over the
 // screen shown (#/items/ID), which Back closes.
 import { SESSION_ENDED, api, attempt } from "./api.js";
-import { showError, showNotice } from "./announce.js";
+import { clearAnnouncements, showError, showNotice } from "./announce.js";
 import { languageChosen, loadLanguage, t } from "./i18n.js";
 import { sendLanguage, wireLanguageSwitch } from "./language.js";
 import { forgetNick } from "./nick.js";
@@ -15,6 +15,7 @@ import { CategoriesAdmin } from "./categories-admin.js";
 import { useCategories } from "./categories.js";
 import { Chat } from "./chat.js";
 import { Desks, runsService } from "./desks.js";
+import { watchFieldChecks } from "./fields.js";
 import { Follow } from "./follow.js";
 import { Forgot } from "./forgot.js";
 import { Header } from "./header.js";
@@ -54,6 +55,7 @@ async function main() {
   // Before the screens: their forms offer the categories.
   useCategories(categories);
   header = new Header();
+  watchFieldChecks();
   dialog = new ItemDialog(state);
   const login = new LoginPanel(state, async (user) => {
     setUser(await withAccess(user));
@@ -163,6 +165,8 @@ function titleScreen(name) {
 }
 
 function showScreen(name, arg) {
+  // What was said was about the screen left.
+  if (name !== shown) clearAnnouncements();
   shown = name;
   for (const key of Object.keys(views)) {
     document.getElementById(`view-${key}`).hidden = key !== name;

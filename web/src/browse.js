@@ -51,7 +51,15 @@ export class Browse {
       this.showOrder();
       typed();
     });
+    // On a phone the filters but the words fold behind a button that says how many are set.
+    this.filtersButton = document.getElementById("filters-toggle");
+    this.filtersButton.addEventListener("click", () => {
+      const open = this.filtersButton.getAttribute("aria-expanded") !== "true";
+      this.filtersButton.setAttribute("aria-expanded", String(open));
+    });
+    this.countFilters();
     this.form.addEventListener("change", ({ target }) => {
+      this.countFilters();
       if (target.name === "q") return; // searched as typed
       if (target.name === "near") this.toggleNear();
       else if (target.name !== "within" || this.here) this.search();
@@ -81,6 +89,14 @@ export class Browse {
     const desks = document.getElementById("browse-desks");
     desks.hidden = Boolean(this.state.user) || sites.length === 0;
     if (!desks.hidden) document.getElementById("browse-desk-list").replaceChildren(...deskLines(sites));
+  }
+
+  /** Names the filters' button with how many of them narrow the list. */
+  countFilters() {
+    const f = this.form.elements;
+    const set = [f.cat.value, f.site.value, f.kind.value, f.status.value !== "approved", f.since.value, f.near.checked, f.closed.checked]
+      .filter(Boolean).length;
+    this.filtersButton.textContent = set ? t("browse.filtersSet", { count: set }) : t("browse.filters");
   }
 
   /** Offers the order of a search while the box has words. */

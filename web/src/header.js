@@ -1,6 +1,7 @@
 // The header on a phone: the menu button opens and closes the menu (the screens, the account,
-// the language), which closes again on Escape or when a screen is chosen; and the room the
-// sticky top bar takes, so that a field moved into view (by Tab, or by focus()) lands below it.
+// the language), which closes again on Escape or when a screen is chosen; and, at every size,
+// the room the sticky top bar takes, so that a field moved into view (by Tab, or by focus())
+// lands below it.
 // On a wide screen the menu's pieces are the header's row, and the button is not shown.
 const MENU_OPEN = "open";
 

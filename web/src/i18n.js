@@ -4,6 +4,7 @@
 // (its text) and `data-i18n-attr` ("placeholder:key;aria-label:key"), translated on load.
 // Importing this module touches no browser object: the key check (web/tests/i18n-keys.test.mjs)
 // reads API_ERRORS from it in Node.
+import { chooseParticles } from "./particles.js";
 
 /** The languages there are catalogs for, each in its own name (the header's switch). */
 export const LANGUAGES = { en: "English", ko: "한국어", es: "Español" };
@@ -90,6 +91,24 @@ const API_ERROR_PATTERNS = [
   [/^(\w+) must not contain characters that override the text direction$/, "apiError.directionOverride", ["field"]],
 ];
 
+/** The form field (its `name`) each refusal of the service is about, beyond the patterns'
+ *  own `{field}`: the form shows the message by that field. */
+const API_ERROR_FIELDS = {
+  "apiError.passwordShort": "password",
+  "apiError.passwordLong": "password",
+  "apiError.invalidEmail": "email",
+  "apiError.emailDomain": "email",
+  "apiError.idTaken": "id",
+  "apiError.userExists": "id",
+  "apiError.badUserId": "id",
+  "apiError.badName": "name",
+  "apiError.staffName": "name",
+  "apiError.currentPasswordRequired": "current",
+  "apiError.wrongPassword": "current",
+  "apiError.messageRequired": "message",
+  "apiError.textRequired": "text",
+};
+
 /** Every key the app uses without writing it out in a t() call: the tables above. */
 export const DYNAMIC_KEYS = [...new Set([...Object.values(API_ERRORS), ...API_ERROR_PATTERNS.map(([, key]) => key)])];
 
@@ -160,7 +179,8 @@ export function rememberLanguage(lang) {
  *  the catalog lacks it (the key test makes sure none does). */
 export function t(key, params = {}) {
   const text = Object.hasOwn(messages, key) ? messages[key] : key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+  return current === "ko" ? chooseParticles(filled) : filled;
 }
 
 /** A message that depends on a number: `key.one`, `key.other` (and whichever plural forms
@@ -173,13 +193,29 @@ export function tn(key, count, params = {}) {
 
 /** An API error text in the reader's language, when it is one the app knows. */
 export function translateError(text) {
-  if (typeof text !== "string") return text;
-  if (Object.hasOwn(API_ERRORS, text)) return t(API_ERRORS[text]);
+  return knownError(text)?.message ?? text;
+}
+
+/** The form field (its `name`) an API error text is about, or undefined. */
+export function errorField(text) {
+  return knownError(text)?.field;
+}
+
+/** An API error text the app knows: its `message` in the reader's language and the `field`
+ *  it is about, if any; null for any other. */
+function knownError(text) {
+  if (typeof text !== "string") return null;
+  if (Object.hasOwn(API_ERRORS, text)) {
+    const key = API_ERRORS[text];
+    return { message: t(key), field: API_ERROR_FIELDS[key] };
+  }
   for (const [pattern, key, names] of API_ERROR_PATTERNS) {
     const match = pattern.exec(text);
-    if (match) return t(key, Object.fromEntries(names.map((name, i) => [name, match[i + 1]])));
+    if (!match) continue;
+    const params = Object.fromEntries(names.map((name, i) => [name, match[i + 1]]));
+    return { message: t(key, params), field: params.field };
   }
-  return text;
+  return null;
 }
 
 /** A timestamp, without seconds ("12 Mar 2026, 21:45" in the reader's language); blank if

@@ -3,11 +3,12 @@
 // goes in, or where it is kept in words, a photo, where (in words and on the map) and when it
 // was found and who handed it in (private to staff) — published at once. Then its number, to write on the
 // item, and its label to print.
-import { api, attempt, showingErrors } from "./api.js";
+import { api, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
 import { runsService } from "./desks.js";
 import { h } from "./dom.js";
+import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { printLabels } from "./labels.js";
 import { showOnly, showOutcome } from "./panels.js";
@@ -129,7 +130,7 @@ export class Intake {
       if (!body.imgData) return;
     }
     // Only what the result needs back: without `fields` the answer carries the whole photo.
-    const item = await attempt("POST", "/api/items?fields=id,title,storagePlace", body);
+    const item = await sendForm(this.form, "POST", "/api/items?fields=id,title,storagePlace", body);
     if (!item) return;
     this.logged = item;
     document.getElementById("intake-number").textContent = `#${item.id}`;

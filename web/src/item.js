@@ -6,13 +6,14 @@
 // its reporter sees the likely ones first (for a lost report with This is mine and Not mine)
 // and the others behind "Less likely", everyone else the list with the likely ones marked.
 import { api, attempt } from "./api.js";
-import { announceWithin, showError, showNotice } from "./announce.js";
+import { announceWithin, clearAnnouncements, showError, showNotice } from "./announce.js";
 import { entryButton, KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
 import { categoryName } from "./categories.js";
 import { disclose } from "./disclosure.js";
 import { editReport } from "./edit.js";
 import { h, formatTime } from "./dom.js";
+import { sendForm } from "./fields.js";
 import { formatDistance, formatNumber, t } from "./i18n.js";
 import { siteName, worksAt } from "./desks.js";
 import { printLabels } from "./labels.js";
@@ -179,6 +180,8 @@ export class ItemDialog {
     fillNick(this.form.elements.nick, this.state.user);
     if (!this.dialog.open) {
       this.opener = returnPoint(document.activeElement);
+      // What the screen behind said was about it, not this item.
+      clearAnnouncements();
       this.dialog.showModal();
     }
     this.showOnMap(item);
@@ -395,7 +398,7 @@ export class ItemDialog {
     event.preventDefault();
     const message = this.claimForm.elements.message.value;
     const id = this.itemId;
-    if (!(await attempt("POST", `/api/items/${id}/claims`, { message }))) return;
+    if (!(await sendForm(this.claimForm, "POST", `/api/items/${id}/claims`, { message }))) return;
     this.claimForm.hidden = true;
     showNotice(t("item.claimSent"));
     if (id === this.itemId) this.showClaim(this.item);

@@ -1,9 +1,9 @@
 // Changing one's own password: the current one, then the new one, in a form a button opens
 // (on My account). The service ends every other session of the account and gives this one a
 // new cookie.
-import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { disclose } from "./disclosure.js";
+import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { reconnect } from "./socket.js";
 
@@ -30,7 +30,7 @@ export class PasswordForm {
   async submit(event) {
     event.preventDefault();
     const f = this.form.elements;
-    if (!(await attempt("POST", "/api/me/password", { current: f.current.value, password: f.password.value }))) return;
+    if (!(await sendForm(this.form, "POST", "/api/me/password", { current: f.current.value, password: f.password.value }))) return;
     this.close();
     this.button.focus();
     // The live connection's handshake carried the old session: it must carry the new one.

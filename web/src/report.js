@@ -3,10 +3,11 @@
 // radius, without which it is not sent; and when, if the reporter knows. Staff taking a lost
 // report at the desk for a visitor without an account add the visitor's name, email and
 // phone. Visitors see a panel that asks them to log in or create an account.
-import { attempt, showingErrors } from "./api.js";
+import { showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
 import { addCategoryOptions } from "./categories.js";
 import { deskLines } from "./desks.js";
+import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
@@ -73,7 +74,7 @@ export class Report {
       if (!body.imgData) return;
     }
     // Only what the notice needs back: without `fields` the answer carries the whole photo.
-    const item = await attempt("POST", "/api/items?fields=id,title", body);
+    const item = await sendForm(this.form, "POST", "/api/items?fields=id,title", body);
     if (!item) return;
     this.form.reset();
     this.place.draw();

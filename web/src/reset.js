@@ -1,8 +1,7 @@
 // Set a new password (#/reset/TOKEN), from the link mailed by Forgot password: the new
 // password twice (the two are compared here), then the login panel to log in with it. The
 // service ends every session of the account.
-import { attempt } from "./api.js";
-import { showError } from "./announce.js";
+import { markInvalid, sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { showOnly, showOutcome } from "./panels.js";
 
@@ -33,11 +32,11 @@ export class Reset {
     event.preventDefault();
     const { password, repeat } = this.form.elements;
     if (password.value !== repeat.value) {
-      showError(t("reset.differ"));
+      markInvalid(repeat, t("reset.differ"));
       repeat.focus();
       return;
     }
-    if (!(await attempt("POST", "/api/password-reset/confirm", { token: this.token, password: password.value }))) return;
+    if (!(await sendForm(this.form, "POST", "/api/password-reset/confirm", { token: this.token, password: password.value }))) return;
     this.form.reset();
     this.token = null;
     // The link is used up: it leaves the address bar.

@@ -15,7 +15,7 @@ import { ITEMS_CHANGED, OUTCOME_FIELDS, isOpen, outcomeBadge } from "./custody.j
 import { categoryName } from "./categories.js";
 import { conversation } from "./conversation.js";
 import { h, formatTime } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t } from "./i18n.js";
 import { fillDeskChoice } from "./desks.js";
 import { DueList } from "./due.js";
 import { historyToggle } from "./history.js";

@@ -1,6 +1,6 @@
 // Create account (#/signup): user id, name, email and password. The service mails a link to
 // the address; the account can log in once it is opened (#/verify/TOKEN, verify.js).
-import { attempt } from "./api.js";
+import { sendForm } from "./fields.js";
 import { language, t } from "./i18n.js";
 import { showOnly, showOutcome } from "./panels.js";
 
@@ -28,7 +28,7 @@ export class Signup {
     const f = this.form.elements;
     const email = f.email.value.trim();
     const body = { id: f.id.value.trim(), name: f.name.value.trim(), email, password: f.password.value };
-    if (!(await attempt("POST", "/api/signup", body))) return;
+    if (!(await sendForm(this.form, "POST", "/api/signup", body))) return;
     this.form.reset();
     document.getElementById("signup-done-text").textContent =
       t("signup.done", { email });

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  confirmInApp, count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, postJson, screenshot, signIn, tryLogin,
+  confirmInApp, count, fieldSays, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, postJson, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -37,7 +37,7 @@ test("an administrator creates an account, the new user logs in, and staff chang
   await form.getByLabel("Password").fill("carol-first-pass");
   await form.getByLabel("Email").fill("carol@example.org");
   await form.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("alert").getByText("User already exists").waitFor();
+  await fieldSays(form.getByLabel("User id"), "User already exists");
   await form.getByLabel("User id").fill("carol");
   await form.getByRole("button", { name: "Create account" }).click();
   await page.getByRole("status").getByText("Account “carol” is created: Carol Example can log in now.").waitFor();
@@ -249,7 +249,7 @@ test("a user changes her own password: only with the current one, and the new on
   await form.getByLabel("Current password").fill("not-my-password");
   await form.getByLabel("New password").fill("fay-second-pass");
   await form.getByRole("button", { name: "Save new password" }).click();
-  await page.getByRole("alert").getByText("Wrong password").waitFor();
+  await fieldSays(form.getByLabel("Current password"), "Wrong password");
   await screenshot(page, "password-desktop");
 
   await form.getByLabel("Current password").fill("fay-first-pass");

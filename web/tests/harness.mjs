@@ -31,7 +31,8 @@ const WEB_TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
   ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".webmanifest": "application/manifest+json",
 };
-const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+// `narrow` is the width WCAG's reflow (1.4.10) asks a page to fit: 320 CSS pixels.
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 }, narrow: { width: 320, height: 640 } };
 export const CHROMIUM_FLAGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -178,6 +179,7 @@ async function open({ base, browser }, path = "/", { size = "desktop", allowedEr
     if (failure === "net::ERR_ABORTED" && madeIn.get(request) < loads) return;
     page.errors.push(`request failed (${failure}): ${request.method()} ${url.pathname}`);
   });
+  await addContrastHelpers(page);
   await beforeLoad?.(page);
   await page.goto(base + path);
   return page;
@@ -317,10 +319,102 @@ export async function valueIs(locator, expected) {
   }
 }
 
+/** Waits until `field` is marked invalid and described by a message holding `message`
+ *  (WCAG 3.3.1: the error by its field); with null, until it is marked so no more. */
+export async function fieldSays(field, message) {
+  const el = await field.elementHandle();
+  try {
+    await field.page().waitForFunction(({ el, message }) => {
+      if (message === null) return el.getAttribute("aria-invalid") !== "true" && !el.getAttribute("aria-describedby");
+      const ids = (el.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+      const said = ids.map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+      return el.getAttribute("aria-invalid") === "true" && said.includes(message);
+    }, { el, message });
+  } catch (error) {
+    const state = await el.evaluate((el) => `aria-invalid=${el.getAttribute("aria-invalid")}, described by “${(el.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent).join(" ")}”`);
+    throw new Error(`the field ${await el.evaluate((el) => el.name)} does not say “${message}”: ${state}`, { cause: error });
+  }
+}
+
 /** Fails unless the page is no wider than its viewport (nothing to scroll sideways). */
 export async function noHorizontalOverflow(page, what) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `${what} is ${overflow}px wider than the screen`);
+}
+
+const AXE = readFileSync(join(ROOT, "web/node_modules/axe-core/axe.min.js"), "utf8");
+const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** What axe-core finds against WCAG 2.1 A and AA on the page as it shows now: one line per
+ *  rule and element ("color-contrast: #bell"); none when it passes. Evaluated, not added as a
+ *  script: the app's Content-Security-Policy would refuse an inline one. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
+  return page.evaluate(async (tags) => {
+    const { violations } = await window.axe.run(document, {
+      runOnly: { type: "tag", values: tags },
+      // Experimental, so off unless asked: a control's name holds the words it shows (2.5.3).
+      rules: { "label-content-name-mismatch": { enabled: true } },
+      resultTypes: ["violations"],
+    });
+    return violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(" ")} (${node.failureSummary.split("\n")[1]?.trim()})`));
+  }, WCAG_AA);
+}
+
+/** What fails WCAG's non-text contrast (1.4.11) for the borders of the visible text fields
+ *  and lists to choose from: each must stand 3:1 against what is behind it. */
+export async function weakBorders(page) {
+  return page.evaluate(() => {
+    const found = [];
+    for (const el of document.querySelectorAll("input:not([type=checkbox],[type=radio],[type=hidden],[type=file],[type=range]), select, textarea")) {
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      const style = getComputedStyle(el);
+      if (parseFloat(style.borderBottomWidth) === 0) continue;
+      const ratio = window.contrastRatio(style.borderBottomColor, window.backgroundBehind(el.parentElement));
+      if (ratio < 3) found.push(`the border of ${el.name || el.id || el.tagName} is ${ratio.toFixed(2)}:1`);
+    }
+    return found;
+  });
+}
+
+/** The contrast of the focus indicator of the element that has the focus now against what
+ *  is behind it (1.4.11), 0 when it has none; null when the page has no focus (Tab went on to
+ *  the browser's own controls). */
+export async function focusIndicator(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (el === document.body) return null;
+    const style = getComputedStyle(el);
+    if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) < 2) return { what: el.outerHTML.slice(0, 80), ratio: 0 };
+    return { what: el.outerHTML.slice(0, 80), ratio: window.contrastRatio(style.outlineColor, window.backgroundBehind(el.parentElement)) };
+  });
+}
+
+/** Gives the page the two functions the contrast checks use: the WCAG contrast ratio of two
+ *  CSS colours, and the first opaque background at or above an element. */
+function addContrastHelpers(page) {
+  return page.addInitScript(() => {
+    const rgb = (css) => css.match(/[\d.]+/g).map(Number);
+    const luminance = (css) => {
+      const [r, g, b] = rgb(css).slice(0, 3).map((c) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    window.contrastRatio = (a, b) => {
+      const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    window.backgroundBehind = (el) => {
+      for (let box = el; box; box = box.parentElement) {
+        const colour = getComputedStyle(box).backgroundColor;
+        const alpha = rgb(colour)[3];
+        if (alpha === undefined || alpha === 1) return colour;
+      }
+      return "rgb(255, 255, 255)";
+    };
+  });
 }
 
 export async function screenshot(page, name) {

@@ -1,10 +1,13 @@
 // The keyboard: the skip link moves the focus to the screen without leaving it, the login
 // leaves the focus on the screen, and Escape closes the notifications; each screen's title; the
-// focus after an item's view closes and after a card leaves the Review queue (WCAG 2.4.3).
+// focus after an item's view closes and after a card leaves the Review queue (WCAG 2.4.3); the
+// focus ring stands out wherever it lands (1.4.11); errors and notices cover no control and
+// stay on their screen; a report and a claim made with the keyboard alone (2.1.1); text spaced
+// out (1.4.12) still fits. What axe-core checks is in i18n.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { confirmInApp, login, noPageErrors, useService } from "./harness.mjs";
+import { confirmInApp, focusIndicator, login, noPageErrors, screenshot, useService } from "./harness.mjs";
 
 const service = useService();
 
@@ -92,4 +95,153 @@ test("the focus goes back to what opened an item, and stays in the Review queue 
     kept,
   );
   noPageErrors(page);
+});
+
+test("the focus ring stands 3:1 against what is behind it, on every control Tab reaches", async () => {
+  const page = await service.open("/#/report");
+  await login(page, "admin", "admin-demo-pass");
+  const weak = [];
+  // The header, the report form (its fields, the map, its buttons), then Browse: its filters,
+  // the cards, the pages.
+  for (const hash of ["#/report", "#/browse"]) {
+    await page.evaluate((hash) => (location.hash = hash), hash);
+    await page.locator(`#view-${hash.slice(2)}`).waitFor();
+    await page.locator("#main").focus();
+    for (let i = 0; i < 40; i += 1) {
+      await page.keyboard.press("Tab");
+      const found = await focusIndicator(page);
+      if (found && found.ratio < 3) weak.push(`${found.what}: ${found.ratio.toFixed(2)}:1`);
+    }
+  }
+  await screenshot(page, "focus-ring-desktop");
+  assert.deepEqual(weak, []);
+  noPageErrors(page);
+});
+
+/** The visible controls that another element covers at their centre. */
+const coveredControls = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("button, a[href], input, select, textarea")]
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+        if (r.width === 0 || y < 0 || y > innerHeight || x < 0 || x > innerWidth) return false;
+        const top = document.elementFromPoint(x, y);
+        return top && !el.contains(top) && !top.contains(el) && !el.closest("label")?.contains(top);
+      })
+      .map((el) => el.name || el.id || el.textContent.trim()));
+
+test("an error and a notice cover no control, and are gone on the next screen", async () => {
+  for (const size of ["desktop", "narrow"]) {
+    const page = await service.open("/#/chat", { size, allowedErrors: ["401 POST /api/login"] });
+    await page.locator("#chat-form").waitFor();
+    const before = await coveredControls(page);
+    await page.locator("#login-open").click();
+    await page.locator("#login-form [name=id]").fill("alice");
+    await page.locator("#login-form [name=pw]").fill("not-her-password");
+    await page.locator("#login-form button[type=submit]").click();
+    await page.locator("#login-dialog #messages .error").waitFor();
+    await page.keyboard.press("Escape");
+    // Back in the page's top bar, where it stays until the next outcome or screen.
+    await page.locator("#top-bar #messages .error").waitFor();
+    assert.deepEqual(await coveredControls(page), before);
+    await screenshot(page, `error-in-flow-${size}`);
+    await page.locator("nav a[data-view=browse]").evaluate((link) => link.click());
+    await page.locator("#view-browse").waitFor();
+    assert.equal(await page.locator("#messages .error").count(), 0, "the error followed to Browse");
+
+    await login(page, "alice", "alice-demo-pass");
+    await page.locator("#notices .notice").waitFor();
+    assert.deepEqual(await coveredControls(page), [], "a notice covers controls");
+    await page.locator("nav a[data-view=chat]").evaluate((link) => link.click());
+    await page.locator("#view-chat").waitFor();
+    assert.equal(await page.locator("#notices .notice").count(), 0, "the notice followed to Chat");
+    noPageErrors(page);
+    await page.context().close();
+  }
+});
+
+/** Presses Tab (Shift+Tab with `back`) until the focused element matches `selector`; fails
+ *  after 80 presses. */
+async function tabTo(page, selector, { back = false } = {}) {
+  for (let i = 0; i < 80; i += 1) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+test("a report and a claim made with the keyboard alone", async () => {
+  const page = await service.open("/#/report");
+  await page.locator("#view-report").waitFor();
+  await tabTo(page, "#report-visitor button[data-login]");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("alice");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("alice-demo-pass");
+  await page.keyboard.press("Enter");
+  await page.locator("#report-form").waitFor();
+
+  // The report: found, a title, the place in words and as coordinates typed, sent with Enter.
+  await tabTo(page, "#report-form input[name=kind][value=lost]");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.evaluate(() => document.activeElement.value), "found");
+  await tabTo(page, "#report-form input[name=title]");
+  await page.keyboard.type("Green thermos");
+  for (const [name, value] of [["lat", "51.5247"], ["lng", "-0.1337"]]) {
+    await tabTo(page, `#report-form input[name=${name}]`);
+    await page.keyboard.type(value);
+  }
+  await tabTo(page, "#report-form button[type=submit]");
+  await page.keyboard.press("Enter");
+  await page.locator("#notices .notice", { hasText: "“Green thermos”" }).waitFor();
+
+  // The claim: to Browse by the menu, a found item's card, its claim form.
+  await tabTo(page, "nav a[data-view=browse]", { back: true });
+  await page.keyboard.press("Enter");
+  const listed = page.locator("#item-list .item-card", { has: page.locator("strong", { hasText: /^Student ID card$/ }) });
+  const card = `#item-list .item-card[data-item="${await listed.getAttribute("data-item")}"]`;
+  await tabTo(page, card);
+  await page.keyboard.press("Enter");
+  await page.locator("#item-dialog[open]").waitFor();
+  await tabTo(page, "#claim-form textarea[name=message]");
+  await page.keyboard.type("My own card: Alice Student, a scratch across the photo.");
+  await tabTo(page, "#claim-form button[type=submit]");
+  await page.keyboard.press("Enter");
+  await page.locator("#item-dialog #notices .notice", { hasText: "Your claim is sent." }).waitFor();
+  await screenshot(page, "keyboard-claim-sent");
+  noPageErrors(page);
+});
+
+test("text spaced as WCAG 1.4.12 asks loses nothing: no button's words run out of it, nothing scrolls sideways", async () => {
+  const problems = [];
+  for (const size of ["desktop", "narrow"]) {
+    const page = await service.open("/#/browse", { size });
+    await login(page, "admin", "admin-demo-pass");
+    await page.addStyleTag({
+      content: "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }",
+    });
+    for (const [hash, ready] of [["#/browse", "#item-list li"], ["#/report", "#report-form"], ["#/review", "#review-list li.review-card"], ["#/stats", "#stats-charts canvas"]]) {
+      await page.evaluate((hash) => (location.hash = hash), hash);
+      await page.locator(ready).first().waitFor();
+      // Chart.js fits a chart to its box in the frame after it is drawn.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const found = await page.evaluate(() => {
+        const visible = (el) => el.checkVisibility({ visibilityProperty: true });
+        const out = [...document.querySelectorAll("button, a.button, nav a, summary, .state")]
+          .filter((el) => visible(el) && el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `overflows its box: “${el.textContent.trim()}”`);
+        const wider = document.documentElement.scrollWidth - innerWidth;
+        if (wider <= 0) return out;
+        const past = [...document.querySelectorAll("main *")].filter((el) => visible(el) && el.getBoundingClientRect().right > innerWidth);
+        return [...out, `the page is ${wider}px wider than the screen: ${past.slice(-3).map((el) => el.outerHTML.slice(0, 60)).join(", ")}`];
+      });
+      for (const finding of found) problems.push(`${size} ${hash}: ${finding}`);
+    }
+    await screenshot(page, `text-spacing-${size}`);
+    noPageErrors(page);
+    await page.context().close();
+  }
+  assert.deepEqual(problems, []);
 });

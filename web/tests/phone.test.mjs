@@ -77,7 +77,22 @@ test("Browse on a phone shows items before the map, and the map on demand", asyn
   const top = await first.evaluate((card) => card.getBoundingClientRect().top);
   assert.ok(top < PHONE.height - 64, `the first item starts at ${top}px, below the first screen`);
   assert.ok(!(await page.locator("#browse-map").isVisible()), "the map shows before the list");
+  // The filters but the words fold behind one button, which says how many are set.
+  const filters = page.getByRole("button", { name: "Filters" });
+  const category = page.locator("#filters").getByLabel("Category");
+  assert.equal(await filters.getAttribute("aria-expanded"), "false");
+  assert.ok(!(await category.isVisible()), "the filters show before the items");
   await screenshot(page, "phone-browse-list");
+  await filters.click();
+  await category.selectOption("bags");
+  await page.getByLabel("Show closed and returned").check();
+  await page.getByRole("button", { name: "Filters (2 set)" }).waitFor();
+  await page.locator("#item-list .item-card", { hasText: "Black backpack" }).waitFor();
+  await screenshot(page, "phone-browse-filters");
+  await category.selectOption("");
+  await page.getByLabel("Show closed and returned").uncheck();
+  await page.getByRole("button", { name: "Filters", exact: true }).click();
+  await category.waitFor({ state: "hidden" });
 
   await page.getByRole("button", { name: "Map", exact: true }).click();
   await page.locator("#browse-map").waitFor();

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  confirmInApp, count, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
+  confirmInApp, count, fieldSays, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
 } from "./harness.mjs";
 
@@ -91,11 +91,21 @@ test("a visitor signs up, confirms the address with the mailed link, and is logg
   const form = page.locator("#signup-form");
   await form.getByText("(addresses at uni.example only)").waitFor();
 
-  // Only addresses at uni.example; a taken id is refused too.
+  // Sent empty: each field says it must be filled in, by itself, and the first has the focus.
+  await form.getByRole("button", { name: "Create account" }).click();
+  for (const label of ["User id", "Name", "Email", "Password"]) await fieldSays(form.getByLabel(label), "Fill in this field.");
+  await focusIn(page, "#signup-form [name=id]");
+  await screenshot(page, "signup-empty-desktop");
+  // Only addresses at uni.example; a taken id is refused too: each by its field, which has
+  // the focus. A field's message goes once it is changed to pass the browser's checks.
   await signUp(page, { ...ann, email: "ann@elsewhere.example" });
-  await page.getByRole("alert").getByText("Email domain not allowed").waitFor();
+  await fieldSays(form.getByLabel("Email"), "Email domain not allowed");
+  await focusIn(page, "#signup-form [name=email]");
+  for (const label of ["User id", "Name", "Password"]) await fieldSays(form.getByLabel(label), null);
   await signUp(page, { ...ann, id: "alice" });
-  await page.getByRole("alert").getByText("Id already taken").waitFor();
+  await fieldSays(form.getByLabel("User id"), "Id already taken");
+  await focusIn(page, "#signup-form [name=id]");
+  await fieldSays(form.getByLabel("Email"), null);
   await form.getByLabel("User id").fill(ann.id);
   await form.getByLabel("Password").fill("");
   await screenshot(page, "signup-desktop");
@@ -218,7 +228,7 @@ test("a forgotten password: the mailed link sets a new one, and works once", asy
   await reset.getByLabel("Repeat the password").fill("bea-second-typo");
   await screenshot(page, "reset-desktop");
   await reset.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("alert").getByText("The two passwords differ: type the same one twice.").waitFor();
+  await fieldSays(reset.getByLabel("Repeat the password"), "The two passwords differ: type the same one twice.");
   await focusIn(page, "#reset-form [name=repeat]");
   await reset.getByLabel("Repeat the password").fill("bea-second-pass");
   await reset.getByRole("button", { name: "Set password" }).click();

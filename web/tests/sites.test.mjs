@@ -32,6 +32,8 @@ test("with several desks Browse filters by desk and the item view says which hol
   }
   for (const size of ["desktop", "phone"]) {
     const page = await service.open("/", { size });
+    // On a phone the filters fold behind their button.
+    if (size === "phone") await page.getByRole("button", { name: "Filters" }).click();
     const desk = page.locator("#filters").getByLabel("Desk");
     await desk.waitFor();
     assert.deepEqual(await desk.locator("option").allTextContents(),
