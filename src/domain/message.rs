@@ -28,6 +28,18 @@ impl MessageId {
     }
 }
 
+/// A message as part of its writer's own data: where it was written too, the chat (`item`
+/// `None`) or an item's thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenMessage {
+    pub id: MessageId,
+    pub item: Option<ItemId>,
+    pub nick: String,
+    pub text: String,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+}
+
 /// A stored message of the chat or of a thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {

@@ -59,7 +59,7 @@ pub use item::{
 };
 pub use listing::{BestCursor, Cursor, Due, ItemFilter, ListRequest, MAX_LIMIT, Near, Sort, Visibility, parse_limit};
 pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
-pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, check_join_payload};
+pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, WrittenMessage, check_join_payload};
 pub use notification::{
     MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
 };

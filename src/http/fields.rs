@@ -142,6 +142,16 @@ impl ItemKeys {
         Ok(Self(Cow::Owned(keys)))
     }
 
+    /// Every key but the photo's data (its address stands for it) and those only staff read:
+    /// an item as its reporter has it in the copy of their data.
+    pub fn readable_by_reporter() -> Self {
+        Self(
+            ItemKey::every()
+                .filter(|k| !k.private() && *k != ItemKey::ImgData)
+                .collect(),
+        )
+    }
+
     /// The keys `viewer` may read: the private ones (the finder, verification, the bin) are for staff only,
     /// and left out for anyone else even when named.
     pub fn for_viewer(self, staff: bool) -> Self {

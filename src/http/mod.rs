@@ -20,6 +20,7 @@ mod labels;
 mod messages;
 mod notifications;
 mod openapi;
+mod own_data;
 mod reader;
 mod schemas;
 mod session;
@@ -65,6 +66,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(openapi::router())
         .merge(accounts::router())
         .merge(export::router())
+        .merge(own_data::router())
         .merge(stats::router())
         .merge(signup::router())
         .merge(messages::router())

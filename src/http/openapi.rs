@@ -36,6 +36,7 @@ use crate::{json, state::AppState};
         super::session::access,
         super::session::login,
         super::session::logout,
+        super::own_data::export,
         super::items::list,
         super::items::create,
         super::items::read,

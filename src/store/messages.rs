@@ -2,7 +2,7 @@
 //! an id of its own, by which staff delete it.
 
 use super::{Store, StoreError, in_place, statement::Tx, with_pool};
-use crate::domain::{Committed, DeletedMessage, Event, ItemId, Message, MessageId, User};
+use crate::domain::{Committed, DeletedMessage, Event, ItemId, Message, MessageId, User, WrittenMessage};
 
 /// How many messages a history holds: the latest ones, newest first.
 const HISTORY_LEN: i64 = 200;
@@ -62,6 +62,7 @@ const THREAD_HISTORY: &str = concat!(
     " WHERE m.item_id = $1 ORDER BY m.id DESC LIMIT $2"
 );
 const DELETE_MESSAGE: &str = "DELETE FROM messages WHERE id = $1 RETURNING item_id";
+const WRITTEN_BY: &str = "SELECT id, item_id, nick, body, created_at FROM messages WHERE user_id = $1 ORDER BY id";
 
 impl Store {
     /// Stores a message of the chat (`item` `None`) or of an item's thread; `None` if there is
@@ -125,6 +126,22 @@ impl Store {
             .read_rows(THREAD_HISTORY, &[item_id.get().into(), HISTORY_LEN.into()])
             .await?;
         Ok(Some(rows.into_iter().map(Message::from).collect()))
+    }
+
+    /// Every message `user` wrote while logged in, in the chat and in threads, oldest first.
+    pub async fn messages_written_by(&self, user: &str) -> Result<Vec<WrittenMessage>, StoreError> {
+        let rows: Vec<(i64, Option<i64>, String, String, i64)> =
+            self.read_rows(WRITTEN_BY, &[user.to_owned().into()]).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, item, nick, text, at)| WrittenMessage {
+                id: MessageId::new(id).expect("message ids in the database are positive"),
+                item: item.and_then(ItemId::new),
+                nick,
+                text,
+                at,
+            })
+            .collect())
     }
 
     /// Deletes a message; `None` if there is none.

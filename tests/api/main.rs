@@ -31,6 +31,7 @@ mod notifications;
 mod official_clients;
 mod oidc;
 mod openapi;
+mod own_data;
 mod persistence;
 mod photos;
 mod pickup;

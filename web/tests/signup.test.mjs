@@ -4,6 +4,7 @@
 // sink (smtp.mjs); sign-up is open to addresses at uni.example.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   confirmInApp, count, fieldSays, login, loginStatus, noHorizontalOverflow, noPageErrors, openLogin, openMenu, screenshot, signIn, tryLogin,
   unlabelledFields, useService,
@@ -331,4 +332,19 @@ test("a visitor's Report screen asks to log in or create an account; its Log in 
     await panel.waitFor({ state: "hidden" });
     noPageErrors(page);
   }
+});
+
+test("My account: Download my data saves a copy of everything the service holds about her", async () => {
+  const page = await open("/#/account");
+  await login(page, "alice", "alice-demo-pass");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download my data" }).click();
+  const file = await download;
+  assert.equal(file.suggestedFilename(), "lostfound-alice.json");
+  const copy = JSON.parse(readFileSync(await file.path(), "utf8"));
+  assert.equal(copy.account.id, "alice");
+  assert.ok(copy.reports.length > 0 && copy.reports.every((item) => item.createdBy === "alice"), "her reports");
+  assert.ok(["claims", "messages", "notifications", "notMine"].every((part) => Array.isArray(copy[part])));
+  await screenshot(page, "account-data-desktop");
+  noPageErrors(page);
 });
