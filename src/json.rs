@@ -20,7 +20,8 @@ use crate::{
 #[schema(as = Notification)]
 pub struct NotificationJson<'a> {
     id: i64,
-    /// `itemStatus`, `storagePlace`, `match`, `claimReceived` or `claimDecided`.
+    /// `itemStatus`, `storagePlace`, `match`, `claimReceived`, `claimDecided`, `review` or
+    /// `threadReply`.
     #[serde(rename = "type")]
     kind: &'a str,
     #[serde(rename = "itemId")]

@@ -23,6 +23,8 @@ pub enum NoticeKind {
     ClaimDecided,
     /// Administrators: new reports wait for review.
     Review,
+    /// Someone wrote in the thread of a report of yours, or of one you wrote in.
+    ThreadReply,
 }
 
 impl NoticeKind {
@@ -34,6 +36,7 @@ impl NoticeKind {
             Self::ClaimReceived => "claimReceived",
             Self::ClaimDecided => "claimDecided",
             Self::Review => "review",
+            Self::ThreadReply => "threadReply",
         }
     }
 }
@@ -127,6 +130,15 @@ impl Notice {
             Phrase::new("review.many", &[("count", &count.to_string())])
         };
         Self::new(NoticeKind::Review, first, phrase)
+    }
+
+    /// To the reporter of `item_id` and those who wrote in its thread: `nick` wrote there.
+    pub fn thread_reply(item_id: ItemId, title: &str, nick: &str) -> Self {
+        Self::new(
+            NoticeKind::ThreadReply,
+            item_id,
+            Phrase::new("thread.reply", &[("nick", nick), ("title", title)]),
+        )
     }
 
     pub fn claim_received(item_id: ItemId, title: &str) -> Self {

@@ -413,6 +413,19 @@ async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
         &news(event.connection.with_ids),
     );
     crate::metrics::message_sent("thread");
+    // Delivered: the message stands whether or not those away from the thread are told.
+    let writer = sender.map(|user| user.id.as_str());
+    let told = event
+        .state
+        .store
+        .tell_thread_reply(item_id, writer, &msg.nick, msg.at)
+        .await;
+    match told {
+        Ok(committed) => event.state.events.publish(committed),
+        Err(err) => {
+            tracing::warn!(error = %err, item = %item_id, "a thread's reporter and writers were not told of a reply")
+        }
+    }
     Ok(())
 }
 

@@ -22,6 +22,20 @@ const NOTIFY_USER: &str = concat!(
      SELECT id, $2, $3, $4, $5, $6, $7 FROM users WHERE id = $1 RETURNING ",
     notification_columns!()
 );
+/// Who hears of a new message in item `$1`'s thread: its reporter and everyone who wrote there
+/// logged in, but its writer (`$2`, NULL when they were not logged in); with the item's title.
+const THREAD_LISTENERS: &str = "SELECT who.user_id, i.title FROM ( \
+       SELECT created_by AS user_id FROM items WHERE id = $1 \
+       UNION SELECT user_id FROM messages WHERE item_id = $1 AND user_id IS NOT NULL \
+     ) who JOIN items i ON i.id = $1 \
+     WHERE $2 IS NULL OR who.user_id <> $2";
+/// Records that user `$1` is emailed now (`$3`) about item `$2`'s thread, unless they were
+/// within the hour (`$4`, the hour's start): a row back when the email is due.
+const THREAD_MAIL_DUE: &str = "INSERT INTO thread_mail (user_id, item_id, mailed_at) VALUES ($1, $2, $3) \
+     ON CONFLICT (user_id, item_id) DO UPDATE SET mailed_at = excluded.mailed_at \
+     WHERE thread_mail.mailed_at <= $4 RETURNING mailed_at";
+/// At most one email an hour per thread to each person; the bell has every reply.
+const THREAD_MAIL_EVERY_MS: i64 = 60 * 60 * 1000;
 /// Whether account `u` looks after the site of item `$item`: it works there, or it is an
 /// administrator and nobody active works there. Staff are told of their own site's reports
 /// and claims only, and a site without staff is not left unattended.
@@ -177,6 +191,17 @@ fn raise_args(id: i64, notice: &Notice) -> [Arg<'_>; 3] {
     [id.into(), notice.text().into(), notice.phrase.to_json().into()]
 }
 
+/// Writes `notice` for `user` on `tx`, not to be emailed; `None` when there is no such account.
+async fn write_notice(
+    tx: &mut impl Tx,
+    user: &str,
+    notice: &Notice,
+    now: i64,
+) -> sqlx::Result<Option<NotificationRow>> {
+    let rows: Vec<NotificationRow> = tx.rows(NOTIFY_USER, &notify_user_args(user, notice, now)).await?;
+    Ok(rows.into_iter().next())
+}
+
 /// The parameters of [`NOTIFY_USER`].
 fn notify_user_args<'a>(user: &'a str, notice: &'a Notice, now: i64) -> [Arg<'a>; 7] {
     let [kind, item, text, at, phrase, items] = notice_args(notice, now);
@@ -237,12 +262,47 @@ impl Store {
         notice: &Notice,
         now: i64,
     ) -> sqlx::Result<Option<NotificationRow>> {
-        let rows: Vec<NotificationRow> = tx.rows(NOTIFY_USER, &notify_user_args(user, notice, now)).await?;
-        let row = rows.into_iter().next();
+        let row = write_notice(tx, user, notice, now).await?;
         if let Some(row) = &row {
             self.queue_mail(tx, row, now).await?;
         }
         Ok(row)
+    }
+
+    /// Tells the reporter of item `item` and those who wrote in its thread (but `writer`, its
+    /// writer when logged in) that `nick` wrote there: each in the bell, and by email at most
+    /// once an hour per thread.
+    pub async fn tell_thread_reply(
+        &self,
+        item: ItemId,
+        writer: Option<&str>,
+        nick: &str,
+        now: i64,
+    ) -> Result<Committed<()>, StoreError> {
+        let rows = with_pool!(self, write, |pool| {
+            let listeners: Vec<(String, String)> =
+                pool.rows(THREAD_LISTENERS, &[item.get().into(), writer.into()]).await?;
+            let mut rows = Vec::with_capacity(listeners.len());
+            for (user, title) in listeners {
+                let notice = Notice::thread_reply(item, &title, nick);
+                let Some(row) = write_notice(pool, &user, &notice, now).await? else {
+                    continue;
+                };
+                let hour_ago = now - THREAD_MAIL_EVERY_MS;
+                let due: Vec<(i64,)> = pool
+                    .rows(
+                        THREAD_MAIL_DUE,
+                        &[user.as_str().into(), item.get().into(), now.into(), hour_ago.into()],
+                    )
+                    .await?;
+                if !due.is_empty() {
+                    self.queue_mail(pool, &row, now).await?;
+                }
+                rows.push(row);
+            }
+            Ok(rows)
+        })?;
+        Ok(committed((), rows))
     }
 
     /// Writes `notice` on `tx` for those who look after its item's site (its staff, else the

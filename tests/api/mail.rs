@@ -329,3 +329,57 @@ async fn mail_is_written_in_the_readers_language() {
         "Invalid lang",
     );
 }
+
+/// A reply in an item's thread is emailed to its reporter at most once an hour per thread;
+/// the bell has every one.
+#[tokio::test]
+async fn thread_replies_are_emailed_at_most_once_an_hour_per_thread() {
+    let sink = SmtpSink::start(Mode::Up).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let admin = app.logged_in("office", true).await;
+    let (alice, lost) = reporter(&app, "alice", Some("alice@example.edu")).await;
+    approve(&admin, &lost).await;
+    sink.wait_until(Duration::from_secs(10), |sink| sink.messages().len() == 1)
+        .await;
+    let item = lost["id"].as_i64().unwrap();
+    let cookie = session_cookie(&app, "office").await;
+    let socket = crate::sio::Sio::connect_with(&app, crate::sio::Transport::Websocket, &[("Cookie", &cookie)]).await;
+    let write = async |text: &str| {
+        let ack = socket
+            .call(
+                "thread:send",
+                json!({ "itemId": item, "nick": "Front desk", "text": text }),
+            )
+            .await;
+        assert_eq!(ack, json!({ "ok": true }));
+    };
+
+    write("Is it black?").await;
+    write("It has a wooden handle?").await;
+    wait_for_empty_outbox(&app).await;
+    let replies = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["type"] == "threadReply")
+            .count()
+    };
+    assert_eq!(replies(&alice.get("/api/notifications").await.1), 2);
+    let messages = sink.messages();
+    assert_eq!(messages.len(), 2, "one email for two replies");
+    let text = text_of(&messages[1]);
+    assert!(
+        text.contains("Front desk wrote in the thread of “Umbrella of alice”."),
+        "{text}"
+    );
+
+    // An hour later, the next reply is emailed again.
+    app.db
+        .sql("UPDATE thread_mail SET mailed_at = mailed_at - 3600000 RETURNING user_id")
+        .await;
+    write("We have it at the desk.").await;
+    sink.wait_until(Duration::from_secs(10), |sink| sink.messages().len() == 3)
+        .await;
+    assert_eq!(replies(&alice.get("/api/notifications").await.1), 3);
+    socket.disconnect().await;
+}

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::{
     helpers::*,
-    sio::{Sio, Transport},
+    sio::{Sio, Transport, write_message},
 };
 
 async fn notifications(client: &TestClient) -> Vec<Value> {
@@ -283,4 +283,44 @@ async fn a_removed_reporter_is_told_nothing_and_review_goes_on() {
     // The finder still hears that a lost report may be theirs.
     let (_, told) = dave.get("/api/notifications").await;
     assert!(told.as_array().unwrap().iter().any(|n| n["type"] == "match"), "{told}");
+}
+
+/// The thread replies `client` was told of: `(itemId, text)`, newest first.
+async fn thread_replies(client: &TestClient) -> Vec<(i64, String)> {
+    notifications(client)
+        .await
+        .into_iter()
+        .filter(|n| n["type"] == "threadReply")
+        .map(|n| (n["itemId"].as_i64().unwrap(), n["text"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_reply_in_a_thread_tells_its_reporter_and_those_who_wrote_there_never_the_writer() {
+    let app = spawn_app().await;
+    let admin = app.logged_in("office", true).await;
+    let alice = app.logged_in("alice", false).await;
+    let bob = app.logged_in("bob", false).await;
+    let carol = app.logged_in("carol", false).await;
+    let item = alice.create_item(near("lost", "Blue scarf")).await;
+    admin.patch(&item_path(&item), json!({ "status": "approved" })).await;
+    let id = item["id"].as_i64().unwrap();
+    let said = |nick: &str| (id, format!("{nick} wrote in the thread of “Blue scarf”."));
+
+    // Bob writes: the reporter is told, not Bob.
+    write_message(&app, Some("bob"), Some(id), "Bob", "Is it the one with tassels?").await;
+    assert_eq!(thread_replies(&alice).await, [said("Bob")]);
+    assert_eq!(thread_replies(&bob).await, []);
+    // Alice answers: Bob, who wrote there, is told; Alice is not told of her own words.
+    write_message(&app, Some("alice"), Some(id), "Alice", "Yes, with tassels").await;
+    assert_eq!(thread_replies(&bob).await, [said("Alice")]);
+    assert_eq!(thread_replies(&alice).await, [said("Bob")]);
+    // Someone not logged in: both are told; Carol, who never wrote there, is told nothing.
+    write_message(&app, None, Some(id), "Visitor", "I saw one at the station").await;
+    assert_eq!(thread_replies(&alice).await, [said("Visitor"), said("Bob")]);
+    assert_eq!(thread_replies(&bob).await, [said("Visitor"), said("Alice")]);
+    assert_eq!(thread_replies(&carol).await, []);
+    // In the reader's language.
+    let (_, korean) = alice.get("/api/notifications?lang=ko").await;
+    assert_eq!(korean[0]["text"], "Visitor 님이 “Blue scarf” 스레드에 글을 남겼습니다.");
 }

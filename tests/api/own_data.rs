@@ -4,10 +4,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::{
-    helpers::*,
-    sio::{Sio, Transport},
-};
+use crate::{helpers::*, sio::write_message};
 
 /// The ids of a list of objects.
 fn ids(list: &Value) -> Vec<i64> {
@@ -16,22 +13,6 @@ fn ids(list: &Value) -> Vec<i64> {
         .iter()
         .map(|v| v["id"].as_i64().unwrap())
         .collect()
-}
-
-/// Writes `text` in the chat (`item` `None`) or in an item's thread as account `id`.
-async fn say(app: &TestApp, id: &str, item: Option<i64>, text: &str) {
-    let cookie = session_cookie(app, id).await;
-    let socket = Sio::connect_with(app, Transport::Websocket, &[("Cookie", &cookie)]).await;
-    let ack = match item {
-        None => socket.call("chat:send", json!({ "nick": "me", "text": text })).await,
-        Some(item) => {
-            socket
-                .call("thread:send", json!({ "itemId": item, "nick": "me", "text": text }))
-                .await
-        }
-    };
-    assert_eq!(ack, json!({ "ok": true }));
-    socket.disconnect().await;
 }
 
 #[tokio::test]
@@ -85,9 +66,9 @@ async fn the_copy_holds_everything_of_the_callers_and_nothing_of_anyone_elses() 
     assert!(bobs_claim["id"].is_i64(), "{bobs_claim}");
 
     // Messages: Ann's in the chat and in the umbrella's thread; Bob's too.
-    say(&app, "ann", None, "Ann in the chat").await;
-    say(&app, "ann", Some(umbrella_id), "Ann in the thread").await;
-    say(&app, "bob", None, "Bob in the chat").await;
+    write_message(&app, Some("ann"), None, "Ann", "Ann in the chat").await;
+    write_message(&app, Some("ann"), Some(umbrella_id), "Ann", "Ann in the thread").await;
+    write_message(&app, Some("bob"), None, "Bob", "Bob in the chat").await;
     assert_eq!(
         ann.post(&format!("/api/items/{}/not-mine", bobs["id"]), json!({}))
             .await

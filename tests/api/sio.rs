@@ -8,10 +8,10 @@ use rust_socketio::{
     Event, Payload, TransportType,
     asynchronous::{Client, ClientBuilder},
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::{Mutex, Notify, oneshot};
 
-use crate::helpers::TestApp;
+use crate::helpers::{TestApp, session_cookie};
 
 /// How long an answer or an event may take. Generous: on CI's two cores, with another test's
 /// server encoding beside it, an acknowledgement once took more than 10 s.
@@ -197,4 +197,26 @@ impl Sio {
     pub async fn disconnect(self) {
         let _ = self.client.disconnect().await;
     }
+}
+
+/// Writes `text` as `nick` in the chat (`item` `None`) or in item `item`'s thread, logged in
+/// as account `id` (`None`: not logged in), on a connection of its own; fails unless it is
+/// acknowledged.
+pub async fn write_message(app: &TestApp, id: Option<&str>, item: Option<i64>, nick: &str, text: &str) {
+    let cookie = match id {
+        Some(id) => session_cookie(app, id).await,
+        None => String::new(),
+    };
+    let headers: Vec<(&str, &str)> = id.map(|_| ("Cookie", cookie.as_str())).into_iter().collect();
+    let socket = Sio::connect_with(app, Transport::Websocket, &headers).await;
+    let ack = match item {
+        None => socket.call("chat:send", json!({ "nick": nick, "text": text })).await,
+        Some(item) => {
+            socket
+                .call("thread:send", json!({ "itemId": item, "nick": nick, "text": text }))
+                .await
+        }
+    };
+    assert_eq!(ack, json!({ "ok": true }));
+    socket.disconnect().await;
 }
