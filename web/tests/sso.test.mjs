@@ -82,6 +82,8 @@ describe("with a provider", () => {
     await screenshot(page, "login-sso-phone");
     await signOn(service, page, "sam");
     await page.waitForURL(`${service.base}/`);
+    // The app started (its first screen shown closes the menu): the bell shows once it has.
+    await page.locator("#bell").waitFor();
     await openMenu(page);
     await page.locator("#user-name", { hasText: /^Sam Student$/ }).waitFor();
     await page.getByRole("navigation").getByRole("link", { name: "My reports" }).waitFor();
