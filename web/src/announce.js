@@ -22,7 +22,13 @@ export function showNotice(message) {
 function show(regionId, message, kind) {
   const dismiss = h("button", { type: "button", class: "dismiss", "aria-label": t("announce.dismiss") }, "×");
   const note = h("p", { class: kind }, h("span", {}, message), dismiss);
-  dismiss.addEventListener("click", () => note.remove());
+  dismiss.addEventListener("click", () => {
+    // Dismissed from the keyboard: the focus stays in the dialog or the screen (WCAG 2.4.3).
+    const back = note.closest("dialog") ?? document.getElementById("main");
+    const focused = document.activeElement === dismiss;
+    note.remove();
+    if (focused) back.focus();
+  });
   document.getElementById(regionId).replaceChildren(note);
 }
 

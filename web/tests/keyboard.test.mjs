@@ -147,6 +147,18 @@ test("an error and a notice cover no control, and are gone on the next screen", 
     await page.locator("#top-bar #messages .error").waitFor();
     assert.deepEqual(await coveredControls(page), before);
     await screenshot(page, `error-in-flow-${size}`);
+    // Dismissed from the keyboard, it goes, and the focus stays on the screen.
+    await page.locator("#messages .dismiss").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#messages .error").waitFor({ state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement.id), "main");
+    // Again, and away to another screen.
+    await page.locator("#login-open").click();
+    await page.locator("#login-form [name=id]").fill("alice");
+    await page.locator("#login-form [name=pw]").fill("not-her-password");
+    await page.locator("#login-form button[type=submit]").click();
+    await page.locator("#login-dialog #messages .error").waitFor();
+    await page.keyboard.press("Escape");
     await page.locator("nav a[data-view=browse]").evaluate((link) => link.click());
     await page.locator("#view-browse").waitFor();
     assert.equal(await page.locator("#messages .error").count(), 0, "the error followed to Browse");
