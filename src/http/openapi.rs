@@ -170,6 +170,7 @@ mod tests {
             include_str!("notifications.rs"),
             include_str!("accounts.rs"),
             include_str!("export.rs"),
+            include_str!("own_data.rs"),
             include_str!("stats.rs"),
             include_str!("signup.rs"),
             include_str!("messages.rs"),
