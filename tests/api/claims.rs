@@ -24,15 +24,6 @@ async fn claim(client: &TestClient, item: i64, message: &str) -> (StatusCode, Va
         .await
 }
 
-fn ids(claims: &Value) -> Vec<i64> {
-    claims
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_i64().unwrap())
-        .collect()
-}
-
 #[tokio::test]
 async fn a_claim_is_opened_seen_by_its_claimant_and_staff_only_and_accepted_for_pickup() {
     let app = spawn_app().await;

@@ -17,14 +17,6 @@ fn intake(title: &str, cat: Option<&str>) -> Value {
     })
 }
 
-fn ids(list: &Value) -> Vec<i64> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["id"].as_i64().unwrap())
-        .collect()
-}
-
 async fn texts_of(client: &TestClient, kind: &str) -> Vec<String> {
     let (status, list) = client.get("/api/notifications").await;
     assert_eq!(status, StatusCode::OK, "{list}");

@@ -524,6 +524,15 @@ pub async fn moved_back(app: &TestApp, id: i64, days: i64) {
 }
 
 /// The path of an item, from its JSON.
+/// The `id` of each object of a JSON list, in its order.
+pub fn ids(list: &Value) -> Vec<i64> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not a list: {list}"))
+        .iter()
+        .map(|v| v["id"].as_i64().unwrap())
+        .collect()
+}
+
 pub fn item_path(item: &Value) -> String {
     format!("/api/items/{}", item["id"].as_i64().expect("an integer id"))
 }

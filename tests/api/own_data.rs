@@ -6,15 +6,6 @@ use serde_json::{Value, json};
 
 use crate::{helpers::*, sio::write_message};
 
-/// The ids of a list of objects.
-fn ids(list: &Value) -> Vec<i64> {
-    list.as_array()
-        .unwrap_or_else(|| panic!("not a list: {list}"))
-        .iter()
-        .map(|v| v["id"].as_i64().unwrap())
-        .collect()
-}
-
 #[tokio::test]
 async fn the_copy_holds_everything_of_the_callers_and_nothing_of_anyone_elses() {
     let app = spawn_app().await;

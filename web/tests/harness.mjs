@@ -361,6 +361,22 @@ export async function axeViolations(page) {
   }, WCAG_AA);
 }
 
+/** What runs out of its room on the page as it shows now: a button (or a link drawn as one, a
+ *  badge) whose words overflow it, and the page when it is wider than the screen (WCAG 1.4.10,
+ *  reflow), with the last elements that stick out. None: it fits. */
+export async function overflowing(page) {
+  return page.evaluate(() => {
+    const visible = (el) => el.checkVisibility({ visibilityProperty: true });
+    const found = [...document.querySelectorAll("button, a.button, nav a, summary, .state")]
+      .filter((el) => visible(el) && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `overflows its box: “${el.textContent.trim()}”`);
+    const wider = document.documentElement.scrollWidth - innerWidth;
+    if (wider <= 0) return found;
+    const past = [...document.querySelectorAll("body *")].filter((el) => visible(el) && el.getBoundingClientRect().right > innerWidth);
+    return [...found, `the page is ${wider}px wider than the screen: ${past.slice(-3).map((el) => el.outerHTML.slice(0, 60)).join(", ")}`];
+  });
+}
+
 /** What fails WCAG's non-text contrast (1.4.11) for the borders of the visible text fields
  *  and lists to choose from: each must stand 3:1 against what is behind it. */
 export async function weakBorders(page) {

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { confirmInApp, focusIndicator, login, noPageErrors, screenshot, useService } from "./harness.mjs";
+import { confirmInApp, focusIndicator, login, noPageErrors, overflowing, screenshot, useService } from "./harness.mjs";
 
 const service = useService();
 
@@ -132,17 +132,23 @@ const coveredControls = (page) =>
       })
       .map((el) => el.name || el.id || el.textContent.trim()));
 
+/** Logs in as alice with a wrong password, then closes the login panel: its error goes back to
+ *  the page's top bar. */
+async function failLogin(page) {
+  await page.locator("#login-open").click();
+  await page.locator("#login-form [name=id]").fill("alice");
+  await page.locator("#login-form [name=pw]").fill("not-her-password");
+  await page.locator("#login-form button[type=submit]").click();
+  await page.locator("#login-dialog #messages .error").waitFor();
+  await page.keyboard.press("Escape");
+}
+
 test("an error and a notice cover no control, and are gone on the next screen", async () => {
   for (const size of ["desktop", "narrow"]) {
     const page = await service.open("/#/chat", { size, allowedErrors: ["401 POST /api/login"] });
     await page.locator("#chat-form").waitFor();
     const before = await coveredControls(page);
-    await page.locator("#login-open").click();
-    await page.locator("#login-form [name=id]").fill("alice");
-    await page.locator("#login-form [name=pw]").fill("not-her-password");
-    await page.locator("#login-form button[type=submit]").click();
-    await page.locator("#login-dialog #messages .error").waitFor();
-    await page.keyboard.press("Escape");
+    await failLogin(page);
     // Back in the page's top bar, where it stays until the next outcome or screen.
     await page.locator("#top-bar #messages .error").waitFor();
     assert.deepEqual(await coveredControls(page), before);
@@ -153,12 +159,7 @@ test("an error and a notice cover no control, and are gone on the next screen", 
     await page.locator("#messages .error").waitFor({ state: "detached" });
     assert.equal(await page.evaluate(() => document.activeElement.id), "main");
     // Again, and away to another screen.
-    await page.locator("#login-open").click();
-    await page.locator("#login-form [name=id]").fill("alice");
-    await page.locator("#login-form [name=pw]").fill("not-her-password");
-    await page.locator("#login-form button[type=submit]").click();
-    await page.locator("#login-dialog #messages .error").waitFor();
-    await page.keyboard.press("Escape");
+    await failLogin(page);
     await page.locator("nav a[data-view=browse]").evaluate((link) => link.click());
     await page.locator("#view-browse").waitFor();
     assert.equal(await page.locator("#messages .error").count(), 0, "the error followed to Browse");
@@ -239,17 +240,7 @@ test("text spaced as WCAG 1.4.12 asks loses nothing: no button's words run out o
       await page.locator(ready).first().waitFor();
       // Chart.js fits a chart to its box in the frame after it is drawn.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      const found = await page.evaluate(() => {
-        const visible = (el) => el.checkVisibility({ visibilityProperty: true });
-        const out = [...document.querySelectorAll("button, a.button, nav a, summary, .state")]
-          .filter((el) => visible(el) && el.scrollWidth > el.clientWidth + 1)
-          .map((el) => `overflows its box: “${el.textContent.trim()}”`);
-        const wider = document.documentElement.scrollWidth - innerWidth;
-        if (wider <= 0) return out;
-        const past = [...document.querySelectorAll("main *")].filter((el) => visible(el) && el.getBoundingClientRect().right > innerWidth);
-        return [...out, `the page is ${wider}px wider than the screen: ${past.slice(-3).map((el) => el.outerHTML.slice(0, 60)).join(", ")}`];
-      });
-      for (const finding of found) problems.push(`${size} ${hash}: ${finding}`);
+      for (const finding of await overflowing(page)) problems.push(`${size} ${hash}: ${finding}`);
     }
     await screenshot(page, `text-spacing-${size}`);
     noPageErrors(page);
