@@ -104,6 +104,7 @@ fn item(value: &Value) -> anyhow::Result<Item> {
         happened: None,
         category_hold_days: None,
         site_hold_days: None,
+        sensitive: false,
         disposal: None,
         closed_at: None,
         site_id: Some(1),

@@ -276,6 +276,20 @@ pub struct CustodyConfig {
     /// never do.
     #[arg(long, env = "LOSTFOUND_REVIEW_EDITS", default_value_t = true, action = clap::ArgAction::Set)]
     pub review_edits: bool,
+
+    /// What everyone sees of the reports of others: `limited` leaves out where an item is
+    /// kept, who reported it and, for categories marked sensitive, its description and photo;
+    /// `full` shows every field, as clients written for the original service had it.
+    /// Reporters and staff always see their items whole.
+    #[arg(long, env = "LOSTFOUND_PUBLIC_VIEW", value_enum, default_value_t = PublicView::Limited)]
+    pub public_view: PublicView,
+}
+
+/// What everyone sees of the reports of others (`LOSTFOUND_PUBLIC_VIEW`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PublicView {
+    Limited,
+    Full,
 }
 
 impl CustodyConfig {

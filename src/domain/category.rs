@@ -20,6 +20,8 @@ pub struct Category {
     /// How many days found items of it are kept, at every site (what spoils, spoils
     /// anywhere); `None`: the site's or the service's period.
     pub hold_days: Option<u32>,
+    /// Whether the public view of its items leaves out their description and photo.
+    pub sensitive: bool,
 }
 
 /// A category's name in each language: English always (what the others fall back to).
@@ -76,10 +78,11 @@ pub struct CategoryFields {
     key: Option<String>,
     names: Option<CategoryNames>,
     hold_days: Option<Option<u32>>,
+    sensitive: Option<bool>,
 }
 
 impl CategoryFields {
-    /// `POST /api/categories { key?, names, holdDays? }`.
+    /// `POST /api/categories { key?, names, holdDays?, sensitive? }`.
     pub fn parse_new(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         let fields = Self::parse(body)?;
         if fields.names.is_none() {
@@ -88,13 +91,13 @@ impl CategoryFields {
         Ok(fields)
     }
 
-    /// `PATCH /api/categories/:key { names?, holdDays? }`, at least one.
+    /// `PATCH /api/categories/:key { names?, holdDays?, sensitive? }`, at least one.
     pub fn parse_change(body: &Map<String, Value>) -> Result<Self, ValidationError> {
         let fields = Self::parse(body)?;
         if fields.key.is_some() {
             return Err(ValidationError::new("key", "A category's key cannot change"));
         }
-        if fields.names.is_none() && fields.hold_days.is_none() {
+        if fields.names.is_none() && fields.hold_days.is_none() && fields.sensitive.is_none() {
             return Err(ValidationError::new("body", "No fields to update"));
         }
         Ok(fields)
@@ -114,6 +117,11 @@ impl CategoryFields {
             key,
             names: body.get("names").map(CategoryNames::parse).transpose()?,
             hold_days: parse_hold_days(body)?,
+            sensitive: match body.get("sensitive") {
+                None => None,
+                Some(Value::Bool(sensitive)) => Some(*sensitive),
+                Some(_) => return Err(ValidationError::new("sensitive", "sensitive must be true or false")),
+            },
         })
     }
 
@@ -124,6 +132,7 @@ impl CategoryFields {
             key: self.key.as_deref().unwrap_or(&names.en).to_lowercase(),
             names,
             hold_days: self.hold_days.flatten(),
+            sensitive: self.sensitive.unwrap_or(false),
         }
     }
 
@@ -133,6 +142,7 @@ impl CategoryFields {
             key: category.key.clone(),
             names: self.names.clone().unwrap_or_else(|| category.names.clone()),
             hold_days: self.hold_days.unwrap_or(category.hold_days),
+            sensitive: self.sensitive.unwrap_or(category.sensitive),
         }
     }
 }
@@ -192,6 +202,7 @@ mod tests {
             key: "umbrellas".into(),
             names: CategoryNames::only("Umbrellas"),
             hold_days: Some(30),
+            sensitive: false,
         };
         let period = CategoryFields::parse_change(&body(json!({"holdDays": null}))).unwrap();
         assert_eq!(period.applied_to(&old).hold_days, None);
@@ -201,6 +212,16 @@ mod tests {
         let changed = names.applied_to(&old);
         assert_eq!((changed.key.as_str(), changed.hold_days), ("umbrellas", Some(30)));
         assert_eq!(changed.names.es.as_deref(), Some("Paraguas"));
+        let marked = CategoryFields::parse_change(&body(json!({"sensitive": true}))).unwrap();
+        let changed = marked.applied_to(&old);
+        assert!(changed.sensitive);
+        assert_eq!((changed.names, changed.hold_days), (old.names.clone(), Some(30)));
+        assert_eq!(
+            CategoryFields::parse_change(&body(json!({"sensitive": "yes"})))
+                .unwrap_err()
+                .field,
+            Some("sensitive")
+        );
         assert_eq!(
             CategoryFields::parse_change(&body(json!({}))).unwrap_err().field,
             Some("body")

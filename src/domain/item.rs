@@ -196,6 +196,9 @@ pub struct Item {
     pub category_hold_days: Option<u32>,
     /// How long its site keeps found items, when the site says (else the service's period).
     pub site_hold_days: Option<u32>,
+    /// Whether its category is marked sensitive: the public sees it without description and
+    /// photo.
+    pub sensitive: bool,
     /// What became of a found item nobody claimed.
     pub disposal: Option<Disposal>,
     /// When its reporter or staff closed the report, in epoch milliseconds.

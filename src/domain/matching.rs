@@ -288,6 +288,7 @@ mod tests {
             happened: None,
             category_hold_days: None,
             site_hold_days: None,
+            sensitive: false,
             disposal: None,
             closed_at: None,
             site_id: Some(1),

@@ -1,6 +1,6 @@
 //! `/api/categories`: the categories the app offers for a report. Anyone lists them (with the
-//! name in each language); administrators add, rename and remove them and set how long found
-//! items of each are kept.
+//! name in each language); administrators add, rename and remove them, set how long found
+//! items of each are kept, and mark those whose items the public sees without description and photo.
 
 use axum::{
     Json, Router,
@@ -33,7 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/categories/{key}", patch(update).delete(remove))
 }
 
-/// A category: `{ key, names: { en, ko?, es? }, holdDays }`.
+/// A category: `{ key, names: { en, ko?, es? }, holdDays, sensitive }`.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Category)]
 pub struct CategoryJson {
@@ -44,6 +44,9 @@ pub struct CategoryJson {
     /// service's period.
     #[serde(rename = "holdDays")]
     hold_days: Option<u32>,
+    /// Whether the public view of its items leaves out their description and photo (their
+    /// reporters and staff still see them).
+    sensitive: bool,
 }
 
 /// A category's name in each language; `ko` and `es` only when given (English stands in).
@@ -64,6 +67,7 @@ impl From<Category> for CategoryJson {
             key: category.key,
             names: NamesJson { en, ko, es },
             hold_days: category.hold_days,
+            sensitive: category.sensitive,
         }
     }
 }
@@ -88,7 +92,7 @@ async fn list(State(state): State<AppState>) -> Result<Json<Vec<CategoryJson>>> 
     request_body = schemas::CategoryBody,
     responses(
         (status = 201, description = "The new category", body = CategoryJson),
-        (status = 400, description = "Names required, a name or the key of the wrong type or too long, holdDays out of range", body = schemas::ErrorBody),
+        (status = 400, description = "Names required, a name or the key of the wrong type or too long, holdDays out of range, sensitive not a boolean", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 409, description = "A category has that key", body = schemas::ErrorBody),
     ))]
@@ -108,7 +112,7 @@ async fn create(
     request_body = schemas::CategoryBody,
     responses(
         (status = 200, description = "The changed category", body = CategoryJson),
-        (status = 400, description = "No fields to update, a key sent, a name of the wrong type or too long, holdDays out of range", body = schemas::ErrorBody),
+        (status = 400, description = "No fields to update, a key sent, a name of the wrong type or too long, holdDays out of range, sensitive not a boolean", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 404, description = "Category not found", body = schemas::ErrorBody),
     ))]

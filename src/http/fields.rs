@@ -1,8 +1,9 @@
-//! Which keys an item answer carries: the contract's twelve, or those `?fields=` names.
+//! Which keys an item answer carries (the contract's twelve, or those `?fields=` names), and
+//! which of their values the reader is shown.
 
 use std::borrow::Cow;
 
-use crate::error::AppError;
+use crate::{domain::Item, error::AppError};
 
 /// A key of an item in API answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,17 +120,59 @@ impl ItemKey {
     fn private(self) -> bool {
         matches!(self, Self::Finder | Self::Verification | Self::BinId)
     }
+
+    /// Whether the public view of `item` leaves it out (`null`): where it is kept and who
+    /// reported it, always; its description and photo when its category is sensitive.
+    fn withheld_from_public(self, item: &Item) -> bool {
+        match self {
+            Self::StoragePlace | Self::CreatedBy => true,
+            Self::Desc | Self::ImgData | Self::PhotoUrl | Self::ThumbUrl => item.sensitive,
+            _ => false,
+        }
+    }
 }
 
-/// The keys an answer's items carry: the contract's twelve, or those `?fields=` names.
+/// Whose items a reader is shown whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemKeys(Cow<'static, [ItemKey]>);
+pub enum Shown {
+    /// Everyone's: staff, or every reader of a service that keeps the full view.
+    Whole,
+    /// Only their own reports (a visitor: none); the others in the public view.
+    OwnWhole(Option<String>),
+}
+
+impl Shown {
+    /// Whether `item` is shown in the public view, not whole.
+    fn in_public_view(&self, item: &Item) -> bool {
+        match self {
+            Self::Whole => false,
+            // Ids are ASCII and case-insensitive.
+            Self::OwnWhole(viewer) => viewer
+                .as_deref()
+                .is_none_or(|viewer| !viewer.eq_ignore_ascii_case(&item.created_by)),
+        }
+    }
+
+    /// Whether `key` of `item` is left out (`null`).
+    pub fn withholds(&self, item: &Item, key: ItemKey) -> bool {
+        key.withheld_from_public(item) && self.in_public_view(item)
+    }
+}
+
+/// The keys an answer's items carry (the contract's twelve, or those `?fields=` names), and
+/// whose items it shows whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemKeys {
+    keys: Cow<'static, [ItemKey]>,
+    shown: Shown,
+}
 
 impl ItemKeys {
-    /// Reads `?fields=k1,k2,…`; without it, the contract's keys.
+    /// Reads `?fields=k1,k2,…`; without it, the contract's keys. Every item whole until
+    /// [`ItemKeys::shown_to`] says otherwise.
     pub fn parse(fields: Option<&str>) -> Result<Self, AppError> {
         let Some(fields) = fields else {
-            return Ok(Self(Cow::Borrowed(&ItemKey::CONTRACT)));
+            return Ok(Self::whole(Cow::Borrowed(&ItemKey::CONTRACT)));
         };
         let invalid = || AppError::invalid("Invalid fields");
         let mut keys = Vec::new();
@@ -139,13 +182,20 @@ impl ItemKeys {
                 keys.push(key);
             }
         }
-        Ok(Self(Cow::Owned(keys)))
+        Ok(Self::whole(Cow::Owned(keys)))
+    }
+
+    fn whole(keys: Cow<'static, [ItemKey]>) -> Self {
+        Self {
+            keys,
+            shown: Shown::Whole,
+        }
     }
 
     /// Every key but the photo's data (its address stands for it) and those only staff read:
     /// an item as its reporter has it in the copy of their data.
     pub fn readable_by_reporter() -> Self {
-        Self(
+        Self::whole(
             ItemKey::every()
                 .filter(|k| !k.private() && *k != ItemKey::ImgData)
                 .collect(),
@@ -158,26 +208,44 @@ impl ItemKeys {
         if staff || !self.asks_private() {
             return self;
         }
-        Self(self.0.iter().copied().filter(|k| !k.private()).collect())
+        Self {
+            keys: self.keys.iter().copied().filter(|k| !k.private()).collect(),
+            ..self
+        }
+    }
+
+    /// These keys, showing whole only the items `shown` says.
+    pub fn shown_to(self, shown: Shown) -> Self {
+        Self { shown, ..self }
     }
 
     /// Whether they name a key only staff may have: then who asks matters.
     pub fn asks_private(&self) -> bool {
-        self.0.iter().any(|k| k.private())
+        self.keys.iter().any(|k| k.private())
     }
 
     /// The keys, in the order answers carry them.
     pub fn iter(&self) -> impl Iterator<Item = ItemKey> + '_ {
-        self.0.iter().copied()
+        self.keys.iter().copied()
     }
 
     pub fn contains(&self, key: ItemKey) -> bool {
-        self.0.contains(&key)
+        self.keys.contains(&key)
     }
 
-    /// Names the selection in ETags: answers with other keys are other representations.
-    pub fn tag(&self) -> String {
-        self.0.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")
+    /// Whether the answer leaves `key` of `item` out (`null`) for this reader.
+    pub fn withholds(&self, item: &Item, key: ItemKey) -> bool {
+        self.shown.withholds(item, key)
+    }
+
+    /// Names the selection of `item` in ETags: answers with other keys, or in the public view
+    /// rather than whole, are other representations.
+    pub fn tag(&self, item: &Item) -> String {
+        let names = self.keys.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
+        match self.shown.in_public_view(item) {
+            true => format!("{names}~public"),
+            false => names,
+        }
     }
 }
 

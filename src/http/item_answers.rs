@@ -209,9 +209,10 @@ async fn serialize(state: &AppState, items: Vec<Item>, keys: &ItemKeys, first: b
     Ok(Bytes::from(chunk))
 }
 
-/// The item's photo as a `data:` URL, when the answer shows `imgData` and there is one.
+/// The item's photo as a `data:` URL, when the answer shows `imgData` to its reader and there
+/// is one.
 pub(super) async fn img_data(state: &AppState, item: &Item, keys: &ItemKeys) -> Result<Option<String>> {
-    if !keys.contains(ItemKey::ImgData) || item.photo_version.is_none() {
+    if !keys.contains(ItemKey::ImgData) || item.photo_version.is_none() || keys.withholds(item, ItemKey::ImgData) {
         return Ok(None);
     }
     let Some(photo) = state.store.photo(item.id).await? else {
@@ -231,7 +232,7 @@ pub(super) async fn answer(state: &AppState, item: &Item, keys: &ItemKeys) -> Re
         .into_response())
 }
 
-/// Names one state of one item in one selection of keys.
+/// Names one state of one item in one selection of keys, as its reader is shown it.
 pub(super) fn item_etag(item: &Item, keys: &ItemKeys) -> HeaderValue {
-    etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag())))
+    etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag(item))))
 }

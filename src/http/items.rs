@@ -14,7 +14,7 @@ use super::{
     conditional::{etag, matches, not_modified},
     current_user::{Dispose, May, ReadAll, Remove, Review, SignedIn},
     extract::{JsonObject, Params},
-    fields::ItemKeys,
+    fields::{ItemKey, ItemKeys},
     item_answers::{Keep, answer, digest, img_data, item_etag, keep_and_send, send_kept, stream_list},
     reader::Reader,
     schemas,
@@ -494,6 +494,10 @@ async fn picture(
     let not_found = || AppError::NotFound("Photo not found");
     let reader = Reader::of_request(&state, &headers, false).await?;
     let item = reader.readable(state.store.item(id).await?)?;
+    // A sensitive category's photo is its reporter's and staff's only.
+    if reader.shown().withholds(&item, ItemKey::PhotoUrl) {
+        return Err(not_found());
+    }
     let version = item.photo_version.ok_or_else(not_found)?;
     let tag = match which {
         Picture::Photo => etag(&version),
@@ -502,7 +506,7 @@ async fn picture(
     let versioned = Params::parse(raw.as_deref(), &[])?.get("v") == Some(version.as_str());
     let cache = HeaderValue::from_static(match versioned {
         false => "no-cache",
-        true if state.config.custody.is_public(item.status) => IMMUTABLE,
+        true if state.config.custody.is_public(item.status) && !item.sensitive => IMMUTABLE,
         true => PRIVATE,
     });
     let validators = [(header::ETAG, tag), (header::CACHE_CONTROL, cache)];

@@ -1,11 +1,13 @@
 //! Who reads items: staff or not, what they may see when not every review state is public
-//! (`LOSTFOUND_PUBLIC_STATES`), and how answers kept for one reader are told from another's.
+//! (`LOSTFOUND_PUBLIC_STATES`), whose reports they see whole (`LOSTFOUND_PUBLIC_VIEW`), and
+//! how answers kept for one reader are told from another's.
 
 use axum::http::HeaderMap;
 
-use super::fields::ItemKeys;
+use super::fields::{ItemKeys, Shown};
 use crate::{
     auth::Session,
+    config::PublicView,
     domain::{
         Item, ItemNotFound, Visibility,
         access::{self, Action},
@@ -15,27 +17,35 @@ use crate::{
 };
 
 pub struct Reader {
-    signed_in: bool,
+    /// The signed-in user's id.
+    user: Option<String>,
     reads_all: bool,
     /// `None`: everything.
     visible: Option<Visibility>,
+    /// Whether the reports of others are shown to it in the public view
+    /// (`LOSTFOUND_PUBLIC_VIEW=limited`, and not staff).
+    limited: bool,
 }
 
 impl Reader {
     pub fn of(state: &AppState, session: Option<&Session>) -> Self {
         let user = session.map(|session| &session.user);
+        let reads_all = access::viewer_may(user, Action::ReadAll);
         Self {
-            signed_in: user.is_some(),
-            reads_all: access::viewer_may(user, Action::ReadAll),
+            user: user.map(|user| user.id.clone()),
+            reads_all,
             visible: state.config.custody.visibility(user),
+            limited: !reads_all && state.config.custody.public_view == PublicView::Limited,
         }
     }
 
     /// The reader of a public request: its session is read only when it matters — when not
-    /// every state is public, or when the request asks for what only staff may have
-    /// (`private`) — so public reads cost no session lookup.
+    /// every state is public, when others' reports are shown in the public view (a reporter
+    /// sees their own whole), or when the request asks for what only staff may have
+    /// (`private`) — so, without a session cookie, public reads cost no session lookup.
     pub async fn of_request(state: &AppState, headers: &HeaderMap, private: bool) -> Result<Self> {
-        let session = if private || state.config.custody.restricts() {
+        let custody = &state.config.custody;
+        let session = if private || custody.restricts() || custody.public_view == PublicView::Limited {
             state.sessions.resolve(headers).await?
         } else {
             None
@@ -45,7 +55,7 @@ impl Reader {
 
     /// Only a reader who may read everything ([`Action::ReadAll`]), or 401 / 403.
     pub fn require_reads_all(&self) -> Result<()> {
-        match (self.signed_in, self.reads_all) {
+        match (self.user.is_some(), self.reads_all) {
             (false, _) => Err(AppError::Unauthenticated("Login required")),
             (true, false) => Err(AppError::Forbidden),
             (true, true) => Ok(()),
@@ -57,9 +67,18 @@ impl Reader {
         self.visible.clone()
     }
 
-    /// The keys of those `?fields=` names that this reader may have.
+    /// The keys of those `?fields=` names that this reader may have, and whose items it is
+    /// shown whole.
     pub fn keys(&self, keys: ItemKeys) -> ItemKeys {
-        keys.for_viewer(self.reads_all)
+        keys.for_viewer(self.reads_all).shown_to(self.shown())
+    }
+
+    /// Whose items this reader is shown whole.
+    pub fn shown(&self) -> Shown {
+        match self.limited {
+            true => Shown::OwnWhole(self.user.clone()),
+            false => Shown::Whole,
+        }
     }
 
     /// The item, if this reader may see it; as if there were none otherwise.
@@ -68,14 +87,13 @@ impl Reader {
             .ok_or(ItemNotFound)
     }
 
-    /// Where an answer for this reader is kept: staff and, when not everything is public,
-    /// each user see other answers than visitors.
+    /// Where an answer for this reader is kept: staff and, when not everything is public or
+    /// others' reports are shown in the public view, each user see other answers than
+    /// visitors.
     pub fn kept_as(&self, answer: String) -> String {
-        match &self.visible {
+        match &self.user {
             _ if self.reads_all => format!("staff:{answer}"),
-            Some(Visibility {
-                reporter: Some(user), ..
-            }) => format!("user:{user}:{answer}"),
+            Some(user) if self.limited || self.visible.is_some() => format!("user:{user}:{answer}"),
             _ => answer,
         }
     }

@@ -84,7 +84,10 @@ impl<'r> ToResponse<'r> for NotModified {
 }
 
 /// An item. Without `fields` an answer has exactly the first twelve keys; `fields` picks any
-/// of all twenty-two, in the order named.
+/// of all twenty-two, in the order named. Others than its reporter and staff see it in the
+/// public view (unless the service keeps the full one): `storagePlace` and `createdBy` are
+/// `null`, and so are `desc`, `imgData`, `photoUrl` and `thumbUrl` when its category is
+/// sensitive.
 #[derive(ToSchema)]
 pub struct Item {
     #[schema(minimum = 1)]
@@ -110,7 +113,7 @@ pub struct Item {
     #[schema(format = DateTime)]
     created_at: Option<String>,
     #[schema(rename = "createdBy")]
-    created_by: Option<String>,
+    created_by: Option<Option<String>>,
     #[schema(inline)]
     kind: Option<KindSchema>,
     #[schema(rename = "photoUrl")]
@@ -431,8 +434,8 @@ pub struct NewAccountBody {
 }
 
 /// A category's fields: `names` is required for a new one, and `key` only there (else the
-/// English name in lower case); a change sends `names` (replacing them all), `holdDays`, or
-/// both.
+/// English name in lower case); a change sends `names` (replacing them all), `holdDays`,
+/// `sensitive`, or several.
 #[derive(ToSchema)]
 pub struct CategoryBody {
     /// What reports of it carry as `cat`; kept in lower case.
@@ -443,6 +446,8 @@ pub struct CategoryBody {
     /// service's period.
     #[schema(rename = "holdDays", minimum = 0, maximum = 3650)]
     hold_days: Option<u32>,
+    /// Whether the public sees its items without description and photo (a new one: not).
+    sensitive: Option<bool>,
 }
 
 /// A category's name in each language: `en` is required, each 1–100 characters.

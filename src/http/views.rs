@@ -18,7 +18,8 @@ use crate::{
     time::format_ms,
 };
 
-/// An item as an answer shows it: the selected keys, absent values `null`.
+/// An item as an answer shows it: the selected keys, absent values and those withheld from
+/// the reader `null`.
 pub struct ItemJson<'a> {
     item: &'a Item,
     keys: &'a ItemKeys,
@@ -333,6 +334,10 @@ impl Serialize for ItemJson<'_> {
         let mut map = serializer.serialize_map(None)?;
         for key in self.keys.iter() {
             let name = key.name();
+            if self.keys.withholds(item, key) {
+                map.serialize_entry(name, &())?;
+                continue;
+            }
             match key {
                 ItemKey::Id => map.serialize_entry(name, &item.id.get()),
                 ItemKey::Title => map.serialize_entry(name, &item.title),
@@ -613,6 +618,7 @@ mod tests {
             happened: None,
             category_hold_days: None,
             site_hold_days: None,
+            sensitive: false,
             disposal: None,
             closed_at: None,
             version: 3,

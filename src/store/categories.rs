@@ -18,6 +18,7 @@ struct CategoryRow {
     /// `{"en": …, "ko": …, "es": …}`.
     names: String,
     hold_days: Option<i64>,
+    sensitive: bool,
 }
 
 impl From<CategoryRow> for Category {
@@ -28,6 +29,7 @@ impl From<CategoryRow> for Category {
             names: serde_json::from_str(&row.names).unwrap_or_else(|_| CategoryNames::only(&row.key)),
             key: row.key,
             hold_days: row.hold_days.and_then(|days| u32::try_from(days).ok()),
+            sensitive: row.sensitive,
         }
     }
 }
@@ -40,24 +42,26 @@ pub enum CategoryRefusal {
     KeyTaken,
 }
 
-const LIST: &str = "SELECT key, names, hold_days FROM categories ORDER BY key";
-const SELECT: &str = "SELECT key, names, hold_days FROM categories WHERE key = $1";
-const INSERT: &str = "INSERT INTO categories (key, names, hold_days, created_at) VALUES ($1, $2, $3, $4) \
-     ON CONFLICT DO NOTHING RETURNING key, names, hold_days";
-const UPDATE: &str = "UPDATE categories SET names = $2, hold_days = $3 WHERE key = $1 RETURNING key, names, hold_days";
-const DELETE: &str = "DELETE FROM categories WHERE key = $1 RETURNING key, names, hold_days";
+const LIST: &str = "SELECT key, names, hold_days, sensitive FROM categories ORDER BY key";
+const SELECT: &str = "SELECT key, names, hold_days, sensitive FROM categories WHERE key = $1";
+const INSERT: &str = "INSERT INTO categories (key, names, hold_days, sensitive, created_at) VALUES ($1, $2, $3, $4, $5) \
+     ON CONFLICT DO NOTHING RETURNING key, names, hold_days, sensitive";
+const UPDATE: &str = "UPDATE categories SET names = $2, hold_days = $3, sensitive = $4 WHERE key = $1 \
+     RETURNING key, names, hold_days, sensitive";
+const DELETE: &str = "DELETE FROM categories WHERE key = $1 RETURNING key, names, hold_days, sensitive";
 /// A category the configuration names: added when missing, given the period when it has none.
-const SEED: &str = "INSERT INTO categories (key, names, hold_days, created_at) VALUES ($1, $2, $3, $4) \
+const SEED: &str = "INSERT INTO categories (key, names, hold_days, sensitive, created_at) VALUES ($1, $2, $3, $4, $5) \
      ON CONFLICT (key) DO UPDATE SET hold_days = excluded.hold_days WHERE categories.hold_days IS NULL";
 
-/// A category's columns as bound: key, names, hold days.
-fn category_args(category: &Category) -> [Arg<'static>; 3] {
+/// A category's columns as bound: key, names, hold days, sensitive.
+fn category_args(category: &Category) -> [Arg<'static>; 4] {
     [
         category.key.clone().into(),
         serde_json::to_string(&category.names)
             .expect("names are strings")
             .into(),
         category.hold_days.map(i64::from).into(),
+        category.sensitive.into(),
     ]
 }
 
@@ -76,8 +80,16 @@ impl Store {
     ) -> Result<Result<Category, CategoryRefusal>, StoreError> {
         let mut args = category_args(category).to_vec();
         args.push(now.into());
-        let row: Option<CategoryRow> = self.write_optional(INSERT, &args).await?;
-        Ok(row.map(Category::from).ok_or(CategoryRefusal::KeyTaken))
+        with_pool!(self, write, |pool| {
+            let Some(row) = pool.rows::<CategoryRow>(INSERT, &args).await?.pop() else {
+                return Ok(Err(CategoryRefusal::KeyTaken));
+            };
+            // Reports may carry its key already: their answers change with its period or mark.
+            if category.hold_days.is_some() || category.sensitive {
+                pool.run(NEXT_VERSION, &[]).await?;
+            }
+            Ok(Ok(Category::from(row)))
+        })
     }
 
     /// Changes category `key` to `change(category)`, read and written in one transaction.
@@ -93,8 +105,9 @@ impl Store {
             let old = Category::from(old);
             let category = change(&old);
             let row: CategoryRow = pool.row(UPDATE, &category_args(&category)).await?;
-            // Its items' `holdUntil` changed with it: answers kept for the items' version go.
-            if category.hold_days != old.hold_days {
+            // Its items' `holdUntil`, or what the public sees of them, changed with it:
+            // answers kept for the items' version go.
+            if category.hold_days != old.hold_days || category.sensitive != old.sensitive {
                 pool.run(NEXT_VERSION, &[]).await?;
             }
             Ok(Ok(Category::from(row)))
@@ -108,7 +121,7 @@ impl Store {
             let Some(old) = pool.rows::<CategoryRow>(DELETE, &[key.into()]).await?.pop() else {
                 return Ok(Err(CategoryRefusal::NotFound));
             };
-            if old.hold_days.is_some() {
+            if old.hold_days.is_some() || old.sensitive {
                 pool.run(NEXT_VERSION, &[]).await?;
             }
             Ok(Ok(()))
@@ -128,6 +141,7 @@ impl Store {
                     key: key.clone(),
                     names: CategoryNames::only(key),
                     hold_days: Some(*days),
+                    sensitive: false,
                 };
                 let mut args = category_args(&category).to_vec();
                 args.push(now.into());

@@ -55,6 +55,8 @@ pub(super) struct ItemRow {
     /// of its own.
     category_hold_days: Option<i64>,
     site_hold_days: Option<i64>,
+    /// Whether its category is marked sensitive (`NULL`: it has none kept).
+    sensitive: Option<bool>,
 }
 
 /// The columns of [`item_columns`], in their order, as rusqlite reads them (a write in place).
@@ -93,6 +95,7 @@ impl TryFrom<&rusqlite::Row<'_>> for ItemRow {
             transit_to: row.get(27)?,
             category_hold_days: row.get(28)?,
             site_hold_days: row.get(29)?,
+            sensitive: row.get(30)?,
         })
     }
 }
@@ -112,6 +115,7 @@ impl ItemRow {
         Item {
             category_hold_days: row.category_hold_days.and_then(|days| u32::try_from(days).ok()),
             site_hold_days: row.site_hold_days.and_then(|days| u32::try_from(days).ok()),
+            sensitive: row.sensitive.unwrap_or(false),
             finder: (row.finder_name.is_some() || row.finder_contact.is_some()).then_some(Finder {
                 name: row.finder_name,
                 contact: row.finder_contact,
@@ -167,7 +171,8 @@ macro_rules! item_columns {
          created_at, created_by, returned_at, finder_name, finder_contact, verification, happened_from, happened_until, disposed_at, disposal_method, \
          disposal_note, closed_at, version, site_id, bin_id, transit_to, \
          (SELECT hold_days FROM categories WHERE categories.key = items.cat_key) AS category_hold_days, \
-         (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days"
+         (SELECT hold_days FROM sites WHERE sites.id = items.site_id) AS site_hold_days, \
+         (SELECT sensitive FROM categories WHERE categories.key = items.cat_key) AS sensitive"
     };
 }
 pub(super) use item_columns;

@@ -55,7 +55,7 @@ async fn administrators_keep_the_categories_and_everyone_reads_them() {
     );
     assert_eq!(
         list[1],
-        json!({ "key": "bags", "names": { "en": "bags", "ko": "가방", "es": "bolsos" }, "holdDays": null })
+        json!({ "key": "bags", "names": { "en": "bags", "ko": "가방", "es": "bolsos" }, "holdDays": null, "sensitive": false })
     );
 
     let umbrellas = json!({ "names": { "en": "Umbrellas", "ko": "우산", "es": "Paraguas" }, "holdDays": 30 });
@@ -136,7 +136,7 @@ async fn administrators_keep_the_categories_and_everyone_reads_them() {
     assert_eq!(status, StatusCode::OK, "{changed}");
     assert_eq!(
         changed,
-        json!({ "key": "umbrellas", "names": { "en": "Umbrellas and parasols", "ko": "우산" }, "holdDays": null })
+        json!({ "key": "umbrellas", "names": { "en": "Umbrellas and parasols", "ko": "우산" }, "holdDays": null, "sensitive": false })
     );
     for (body, status, message) in [
         (json!({}), StatusCode::BAD_REQUEST, "No fields to update"),
@@ -192,7 +192,7 @@ async fn a_categorys_period_holds_its_found_items_at_every_site() {
     assert_eq!(category("electronics")["names"]["ko"], "전자기기");
     assert_eq!(
         category("food"),
-        json!({ "key": "food", "names": { "en": "food" }, "holdDays": 0 })
+        json!({ "key": "food", "names": { "en": "food" }, "holdDays": 0, "sensitive": false })
     );
 
     let fields = "?fields=id,created_at,holdUntil";

@@ -401,8 +401,7 @@ async fn items_kept_elsewhere_are_imported_as_they_were() {
         String::from_utf8_lossy(&imported.stderr)
     );
     assert!(stdout.contains("imported 2 of 2 items"), "{stdout}");
-    let listed = app
-        .client()
+    let listed = desk
         .get("/api/items?q=library&fields=title,created_at,createdBy,place,status")
         .await;
     let scarf = json!({

@@ -533,6 +533,18 @@ pub fn ids(list: &Value) -> Vec<i64> {
         .collect()
 }
 
+/// `item` as everyone but its reporter and staff see it (`LOSTFOUND_PUBLIC_VIEW=limited`, a
+/// category not marked sensitive): who reported it and where it is kept withheld.
+pub fn in_public_view(item: &Value) -> Value {
+    let mut item = item.clone();
+    for key in ["storagePlace", "createdBy"] {
+        if item.get(key).is_some() {
+            item[key] = Value::Null;
+        }
+    }
+    item
+}
+
 pub fn item_path(item: &Value) -> String {
     format!("/api/items/{}", item["id"].as_i64().expect("an integer id"))
 }

@@ -36,6 +36,7 @@ mod persistence;
 mod photos;
 mod pickup;
 mod process;
+mod public_view;
 mod raw_sio;
 mod realtime;
 mod realtime_robustness;

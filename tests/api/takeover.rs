@@ -168,7 +168,7 @@ async fn a_removed_accounts_id_stays_with_its_reports() {
         )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(app.client().get(&item_path(&item)).await.1["createdBy"], "alice");
+    assert_eq!(staff.get(&item_path(&item)).await.1["createdBy"], "alice");
 }
 
 #[tokio::test]

@@ -1,6 +1,6 @@
 // Categories, for administrators (#/categories): what people choose from when they report an
-// item, each with its name in every language the app speaks and how long found items of it
-// are kept. Added, changed and removed here; every form of the page offers the new list at
+// item, each with its name in every language the app speaks, how long found items of it
+// are kept, and whether the public sees them without description and photo. Added, changed and removed here; every form of the page offers the new list at
 // once (categories.js).
 import { api, attempt, showingErrors } from "./api.js";
 import { showNotice } from "./announce.js";
@@ -55,6 +55,7 @@ export class CategoriesAdmin {
       h("h3", {}, nameOf(category)),
       h("ul", { class: "meta names", "aria-label": t("categories.names") }, ...names),
       h("p", {}, category.holdDays == null ? t("categories.keptAsDesk") : tn("categories.keptFor", category.holdDays)),
+      category.sensitive ? h("p", {}, t("categories.sensitiveShown")) : null,
       h("p", { class: "meta" }, t("categories.storedAs", { key: category.key })),
       h(
         "p",
@@ -65,7 +66,7 @@ export class CategoriesAdmin {
     );
   }
 
-  /** Asks for a new category (`category` null) or `category`'s names and period. */
+  /** Asks for a new category (`category` null) or `category`'s names, period and mark. */
   async edit(category) {
     const field = (name, label, attrs) => [
       h("label", { for: `category-${name}` }, label),
@@ -87,6 +88,10 @@ export class CategoriesAdmin {
           type: "number", min: 0, max: 3650, step: 1, value: category?.holdDays ?? "", "aria-describedby": "category-hold-hint",
         }),
         h("p", { id: "category-hold-hint", class: "meta" }, t("categories.holdDaysHint")),
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", name: "sensitive", checked: category?.sensitive, "aria-describedby": "category-sensitive-hint" }),
+          t("categories.sensitive")),
+        h("p", { id: "category-sensitive-hint", class: "meta" }, t("categories.sensitiveHint")),
       ],
       confirm: category ? t("common.save") : t("categories.add"),
       submit: (form) => {
@@ -94,6 +99,7 @@ export class CategoriesAdmin {
         const body = {
           names: Object.fromEntries(Object.keys(LANGUAGES).map((lang) => [lang, f[lang].value.trim()]).filter(([, name]) => name)),
           holdDays: f.holdDays.value === "" ? null : Number(f.holdDays.value),
+          sensitive: f.sensitive.checked,
         };
         return category ? attempt("PATCH", `/api/categories/${encodeURIComponent(category.key)}`, body) : attempt("POST", "/api/categories", body);
       },

@@ -47,6 +47,13 @@ export function categoryName(cat) {
   return category ? nameOf(category) : cat;
 }
 
+/** Whether `cat` is a category the office marks sensitive: the public sees its items without
+ *  description and photo. */
+export function isSensitive(cat) {
+  const key = cat?.toLowerCase();
+  return kept.some((c) => c.key === key && c.sensitive);
+}
+
 /** Appends one option per category to `select`, by name, the catch-all last. */
 export function addCategoryOptions(select) {
   offering.add(select);

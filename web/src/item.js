@@ -9,7 +9,7 @@ import { api, attempt } from "./api.js";
 import { announceWithin, clearAnnouncements, showError, showNotice } from "./announce.js";
 import { entryButton, KINDS, PUBLIC_STATES } from "./cards.js";
 import { OUTCOME_FIELDS, closeReport, isOpen, methodWords, outcomeBadge, withdrawClaim } from "./custody.js";
-import { categoryName } from "./categories.js";
+import { categoryName, isSensitive } from "./categories.js";
 import { disclose } from "./disclosure.js";
 import { editReport } from "./edit.js";
 import { h, formatTime } from "./dom.js";
@@ -144,14 +144,17 @@ export class ItemDialog {
     badges.replaceChildren(...(badge ? [badge] : []));
     badges.hidden = !badge;
     const open = isOpen(item);
+    // The public view leaves out who reported it and where it is kept, and, for a sensitive
+    // category, its description and photo: what only its owner should be able to tell.
+    const whole = item.createdBy != null;
     const fields = [
-      [t("common.description"), item.desc ?? "—"],
+      [t("common.description"), item.desc ?? (whole || !isSensitive(item.cat) ? "—" : t("item.descWithheld"))],
       [t("common.kind"), KINDS[item.kind] ?? "—"],
       [t("common.category"), item.cat ? categoryName(item.cat) : "—"],
       [t("common.status"), PUBLIC_STATES[item.status] ?? item.status],
       // Only while it is on the shelf: once returned or disposed of, it is no longer there.
-      open ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
-      [t("item.reported"), t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy })],
+      open && whole ? [t("common.keptAt"), item.storagePlace ?? t("item.notRecorded")] : null,
+      [t("item.reported"), whole ? t("item.reportedBy", { date: formatTime(item.created_at), user: item.createdBy }) : formatTime(item.created_at)],
       [t("item.where"), whereWords(item)],
       whenWords(item) ? [item.kind === "found" ? t("when.found") : t("when.lost"), whenWords(item)] : null,
       this.siteField(item),

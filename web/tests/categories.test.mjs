@@ -1,5 +1,6 @@
 // Categories, in the browser: an administrator adds one on the Categories screen with its
-// name in three languages and a holding period, changes it and removes it; the report form
+// name in three languages and a holding period, changes it (and marks it sensitive: visitors
+// see its items without description) and removes it; the report form
 // offers it at once (the catch-all last), an item of it reads by its name in the reader's
 // language and holds for its period, and once it is removed the item keeps it as typed.
 // Members are told the screen is for administrators. At desktop and phone sizes.
@@ -58,7 +59,7 @@ test("an administrator adds, changes and removes a category; the forms and items
     // An item of it holds for its period, and reads by its name in each language.
     const item = await admin("POST", "/api/items?fields=id,created_at,holdUntil", {
       title: `Found: ${names.en.toLowerCase()} (${size})`, cat: key, kind: "found", status: "approved",
-      lat: 51.52, lng: -0.13, radius: 10,
+      desc: "Initials J.K. under the cap", lat: 51.52, lng: -0.13, radius: 10,
     });
     assert.equal(Date.parse(item.holdUntil) - Date.parse(item.created_at), 30 * DAY_MS);
     const korean = await service.open(`/#/items/${item.id}`, { size, locale: "ko-KR" });
@@ -66,15 +67,33 @@ test("an administrator adds, changes and removes a category; the forms and items
     noPageErrors(korean);
     await korean.context().close();
 
-    // Changed: a new English name, no period of its own; the card and the form follow.
+    // Changed: a new English name, no period of its own, marked sensitive; the card and the
+    // form follow.
     await page.goto(`${service.base}/#/categories`);
     await card.getByRole("button", { name: "Change" }).click();
     await dialog.getByLabel("Name in English").fill(`${names.en} and more`);
     await dialog.getByLabel("Keep found items for (days)").fill("");
+    const sensitive = dialog.getByRole("checkbox", { name: "Sensitive" });
+    assert.equal(await sensitive.isChecked(), false);
+    assert.match(await sensitive.getAttribute("aria-describedby"), /category-sensitive-hint/);
+    await sensitive.check();
     await dialog.getByRole("button", { name: "Save" }).click();
     await page.getByText(`The category “${names.en} and more” is saved.`).waitFor();
     const changed = list.locator("> li").filter({ has: page.getByRole("heading", { name: `${names.en} and more`, exact: true }) });
     await changed.getByText("Found items are kept as long as their desk or the service keeps them.").waitFor();
+    await changed.getByText("Sensitive: shown to the public without description and photo.").waitFor();
+    // A visitor sees its item without the description, and is told why; staff see it.
+    const visitor = await service.open(`/#/items/${item.id}`, { size });
+    const fields = visitor.locator("#item-fields");
+    await fields.getByText("Not shown to protect its owner: describe it in your claim.").waitFor();
+    assert.equal(await fields.getByText("Initials J.K.").count(), 0);
+    assert.equal(await fields.locator("dt", { hasText: "Kept at" }).count(), 0);
+    await screenshot(visitor, `item-sensitive-public-${size}`);
+    noPageErrors(visitor);
+    await visitor.context().close();
+    await page.goto(`${service.base}/#/items/${item.id}`);
+    await page.locator("#item-fields").getByText("Initials J.K. under the cap").waitFor();
+    await page.goto(`${service.base}/#/categories`);
     const { holdUntil } = await admin("GET", `/api/items/${item.id}?fields=holdUntil`);
     assert.equal(Date.parse(holdUntil) - Date.parse(item.created_at), 90 * DAY_MS, "the service's period again");
 

@@ -152,7 +152,10 @@ test("staff log a found item handed in at the desk with its finder, and print it
   await login(other, "alice", "alice-demo-pass");
   await other.goto(`${service.base}/#/items/${id}`);
   await other.getByRole("dialog").getByRole("heading", { name: title }).waitFor();
-  await field(other.getByRole("dialog"), "Kept at").waitFor();
+  // Nor where it is kept, nor who reported it: the public view.
+  await field(other.getByRole("dialog"), "Reported").waitFor();
+  await count(other.locator("#item-fields dt", { hasText: "Kept at" }), 0);
+  assert.doesNotMatch(await field(other.getByRole("dialog"), "Reported").textContent(), / by /);
   await count(other.locator("#item-fields dt", { hasText: "Handed in by" }), 0);
   await count(other.locator("#item-fields dt", { hasText: "Verification details" }), 0);
   await count(other.getByRole("dialog").getByRole("button", { name: "Print label" }), 0);
