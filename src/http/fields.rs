@@ -239,12 +239,14 @@ impl ItemKeys {
     }
 
     /// Names the selection of `item` in ETags: answers with other keys, or in the public view
-    /// rather than whole, are other representations.
+    /// rather than whole (of a category marked sensitive or not: a mark changes no item's
+    /// version), are other representations.
     pub fn tag(&self, item: &Item) -> String {
         let names = self.keys.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
-        match self.shown.in_public_view(item) {
-            true => format!("{names}~public"),
-            false => names,
+        match (self.shown.in_public_view(item), item.sensitive) {
+            (true, true) => format!("{names}~public~sensitive"),
+            (true, false) => format!("{names}~public"),
+            (false, _) => names,
         }
     }
 }
