@@ -96,8 +96,10 @@ pub async fn run(store: &Store, command: UserCommand) -> anyhow::Result<()> {
             let cleared = unlock(store, &id).await?;
             println!("unlocked '{id}' in {database}: {cleared} failed-login counts forgotten");
         }
-        UserCommand::Remove { id } => match store.remove_user(&id).await? {
-            AccountChange::Done(()) => println!("removed '{id}' from {database} and ended their sessions"),
+        UserCommand::Remove { id } => match store.erase_account(&id, now_ms()).await? {
+            AccountChange::Done(anonymous) => println!(
+                "erased '{id}' from {database}: their sessions ended; their reports, claims and messages are kept as {anonymous}'s"
+            ),
             AccountChange::NotFound => bail!("no user '{id}' in {database}"),
             AccountChange::LastAdmin => {
                 bail!("'{id}' is the last active administrator of {database}: make another one first")

@@ -605,7 +605,8 @@ pub enum UserCommand {
     Sites { id: String, sites: Vec<i64> },
     /// Forget the failed logins counted against an account, from every address.
     Unlock { id: String },
-    /// Delete an account and end its sessions.
+    /// Erase an account: its sessions end, and its reports, claims and messages stay under
+    /// an anonymous account; the id is never given again.
     Remove { id: String },
 }
 

@@ -13,7 +13,7 @@ use super::{
     current_user::{ManageAccounts, May, SignedIn},
     extract::{ClientAddr, JsonObject, Params},
     schemas,
-    session::{admit, with_cookies},
+    session::{confirm_password, with_cookies},
     views::{AccountJson, OkJson},
 };
 use crate::{
@@ -194,17 +194,7 @@ async fn change_own_password(
     body: JsonObject,
 ) -> Result<Response> {
     let change = PasswordChange::parse(&body.fields)?;
-    // Guessing the current password with a stolen session is guessing a login: the same
-    // counts and limits.
-    let attempt = admit(&state, &session.user.id, addr, &headers).await?;
-    let stored = state
-        .store
-        .login_record(&session.user.id)
-        .await?
-        .map(|record| record.password_hash);
-    if !state.passwords.verify(change.current().to_owned(), stored).await? {
-        return Err(AppError::NotAllowed("Wrong password"));
-    }
+    let attempt = confirm_password(&state, &session.user.id, change.current(), addr, &headers).await?;
     let device = state.throttle.succeeded(&attempt, &session.user.id).await?;
     set_password(&state.store, &state.passwords, &session.user.id, change.new_password()).await?;
     let cookie = state.sessions.start(&session.user.id, &headers).await?;

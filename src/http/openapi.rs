@@ -37,6 +37,7 @@ use crate::{json, state::AppState};
         super::session::login,
         super::session::logout,
         super::own_data::export,
+        super::own_data::erase,
         super::items::list,
         super::items::create,
         super::items::read,
@@ -107,7 +108,7 @@ use crate::{json, state::AppState};
         schemas(
             schemas::ErrorBody, schemas::Item, schemas::NewItem, schemas::ItemPatch, schemas::DisposalBody, schemas::CloseBody, schemas::ReportEditBody, schemas::LoginBody,
             schemas::EmailBody, schemas::NewAccountBody, schemas::AccountPatchBody, schemas::PasswordBody,
-            schemas::PasswordChangeBody, schemas::ClaimBody, schemas::DecisionBody, schemas::HandoverBody, schemas::ReasonBody, schemas::AddressBody, schemas::ClaimMessageBody, schemas::FeeBody, schemas::PaymentBody, schemas::ShipmentBody, schemas::MarkReadBody,
+            schemas::PasswordChangeBody, schemas::EraseBody, schemas::ClaimBody, schemas::DecisionBody, schemas::HandoverBody, schemas::ReasonBody, schemas::AddressBody, schemas::ClaimMessageBody, schemas::FeeBody, schemas::PaymentBody, schemas::ShipmentBody, schemas::MarkReadBody,
             schemas::SignupBody, schemas::TokenBody, schemas::NewPasswordBody, super::signup::ConfigJson, super::signup::VerifiedJson,
             views::OkJson, views::MatchJson, views::WhyJson, json::UserJson, views::MeJson, views::LoginJson, views::EmailJson,
             views::EmailSavedJson, views::AccountJson, views::ClaimJson, views::ContactJson, views::ClaimMessageJson, views::HandoverJson, views::CancellationJson, views::PostJson, views::FeeJson, views::PaymentJson, views::SentJson, views::ChangeJson,

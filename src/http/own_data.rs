@@ -1,14 +1,16 @@
-//! `GET /api/me/export`: everything the service holds about the caller, as one JSON document
-//! (the right of access): the account, what they reported, their claims with the messages
-//! about them, what they wrote in the chat and the threads, their notifications and the
-//! matches they answered "Not mine" to. Photos are named by their address, not copied in.
+//! A person's rights over their own data. `GET /api/me/export`: everything the service holds
+//! about the caller, as one JSON document (the right of access): the account, what they
+//! reported, their claims with the messages about them, what they wrote in the chat and the
+//! threads, their notifications and the matches they answered "Not mine" to. Photos are named
+//! by their address, not copied in. `DELETE /api/me`: erasure of their account (see
+//! `store::erasure` for what goes and what the office keeps, anonymised).
 
 use axum::{
     Json, Router,
     extract::State,
     http::header,
     response::{IntoResponse, Response},
-    routing::get,
+    routing::{delete, get},
 };
 use futures_util::TryStreamExt;
 use serde::Serialize;
@@ -16,16 +18,18 @@ use utoipa::ToSchema;
 
 use super::{
     current_user::SignedIn,
+    extract::{ClientAddr, JsonObject},
     fields::ItemKeys,
     schemas,
-    views::{AccountJson, ClaimJson, ClaimMessageJson, ItemJson},
+    session::{confirm_password, with_cookies},
+    views::{AccountJson, ClaimJson, ClaimMessageJson, ItemJson, OkJson},
 };
 use crate::{
-    domain::{ItemFilter, Notification, WrittenMessage},
+    domain::{ItemFilter, Notification, ValidationError, WrittenMessage},
     error::{AppError, Result},
     json::NotificationJson,
     state::AppState,
-    store::ClaimFilter,
+    store::{AccountChange, ClaimFilter, NO_PASSWORD},
     time::{format_ms, now_ms},
 };
 
@@ -33,7 +37,9 @@ use crate::{
 const BATCH: u32 = 500;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/me/export", get(export))
+    Router::new()
+        .route("/api/me/export", get(export))
+        .route("/api/me", delete(erase))
 }
 
 /// The whole document; its parts are the API's own representations.
@@ -181,4 +187,47 @@ fn file_name_part(id: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Erases the caller's account: their sessions end everywhere, and what the office keeps —
+/// reports, claims with their handover, messages — stays under an anonymous account; the id
+/// is never given again. An account with a password confirms it (`current`).
+#[utoipa::path(delete, path = "/api/me", operation_id = "eraseAccount", tag = "session", security(("session" = [])),
+    request_body = schemas::EraseBody,
+    responses(
+        (status = 200, description = "Erased; `Set-Cookie` clears the session", body = OkJson),
+        (status = 400, description = "Current password required, At least one administrator must remain", body = schemas::ErrorBody),
+        (status = 401, response = schemas::LoginRequired),
+        (status = 403, description = "Wrong password (or a cross-site request)", body = schemas::ErrorBody),
+        (status = 413, response = schemas::TooLarge),
+        (status = 429, response = schemas::FailedLogins),
+    ))]
+async fn erase(
+    State(state): State<AppState>,
+    SignedIn(session): SignedIn,
+    ClientAddr(addr): ClientAddr,
+    headers: axum::http::HeaderMap,
+    body: JsonObject,
+) -> Result<Response> {
+    let id = &session.user.id;
+    let record = state.store.login_record(id).await?;
+    // Signing in by single sign-on or an emailed link: the session is all there is to show.
+    if record.is_some_and(|record| record.password_hash != NO_PASSWORD) {
+        let current = body
+            .fields
+            .get("current")
+            .and_then(|current| current.as_str())
+            .filter(|current| !current.is_empty())
+            .ok_or_else(|| ValidationError::new("current", "Current password required"))?;
+        confirm_password(&state, id, current, addr, &headers).await?;
+    }
+    match state.store.erase_account(id, now_ms()).await? {
+        AccountChange::Done(anonymous) => {
+            tracing::info!(account = %anonymous, "an account was erased by its owner");
+            let cookie = state.sessions.end(&headers).await?;
+            Ok(with_cookies(Json(OkJson::DONE), [cookie]))
+        }
+        AccountChange::LastAdmin => Err(AppError::invalid("At least one administrator must remain")),
+        AccountChange::NotFound | AccountChange::UnknownSite => Err(AppError::Unauthenticated("Login required")),
+    }
 }

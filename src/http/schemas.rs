@@ -450,6 +450,12 @@ pub struct CategoryBody {
     sensitive: Option<bool>,
 }
 
+/// Confirms an erasure: the account's password, when it has one.
+#[derive(ToSchema)]
+pub struct EraseBody {
+    current: Option<String>,
+}
+
 /// A category's name in each language: `en` is required, each 1–100 characters.
 #[derive(ToSchema)]
 pub struct CategoryNamesBody {

@@ -12,6 +12,7 @@ mod claim_messages;
 mod claims;
 mod custody;
 mod derived;
+mod erasure;
 mod error;
 mod imports;
 mod in_place;

@@ -1,6 +1,8 @@
 //! Accounts. Ids are case-insensitive: every lookup folds them (`lower(id)`, ids are ASCII),
 //! and what is stored and shown is the spelling the account was made with.
 
+use rand::distr::{Alphanumeric, SampleString};
+
 use super::{
     Store, StoreError,
     account_mail::end_reset_links,
@@ -159,7 +161,8 @@ const INSERT_USER: &str = concat!(
     account_columns!()
 );
 /// Retires id `$1`: no account may take it again.
-const RETIRE_ID: &str = "INSERT INTO retired_ids (id_key, retired_at) VALUES (lower($1), $2) ON CONFLICT DO NOTHING";
+pub(super) const RETIRE_ID: &str =
+    "INSERT INTO retired_ids (id_key, retired_at) VALUES (lower($1), $2) ON CONFLICT DO NOTHING";
 /// Retires the ids that reports are filed under but no account has (an import's); how many.
 const RETIRE_ORPHAN_IDS: &str = "INSERT INTO retired_ids (id_key, retired_at) \
      SELECT DISTINCT lower(created_by), $1 FROM items \
@@ -211,7 +214,7 @@ pub enum AccountChange<T> {
 /// Whether `id` is the only active administrator, read with the administrators' rows locked
 /// until the transaction ends: two administrators demoting each other at once cannot both
 /// succeed.
-async fn is_last_admin(tx: &mut impl Tx, id: &str) -> sqlx::Result<bool> {
+pub(super) async fn is_last_admin(tx: &mut impl Tx, id: &str) -> sqlx::Result<bool> {
     let admins: Vec<(String,)> = tx.rows(LOCK_ADMINS, &[]).await?;
     Ok(matches!(admins.as_slice(), [(only,)] if only.eq_ignore_ascii_case(id)))
 }
@@ -256,6 +259,37 @@ impl NewUserRow<'_> {
             self.oidc_subject.into(),
         ];
         Ok(tx.rows(INSERT_USER, &args).await?.pop())
+    }
+}
+
+/// Makes an account without a password, named `name`, with `email`, whose id is `prefix-`
+/// and ten letters drawn at random; its id.
+pub(super) async fn insert_drawn(
+    tx: &mut impl Tx,
+    prefix: &str,
+    name: &str,
+    email: Option<&str>,
+    now: i64,
+) -> sqlx::Result<String> {
+    loop {
+        let id = format!(
+            "{prefix}-{}",
+            Alphanumeric.sample_string(&mut rand::rng(), 10).to_lowercase()
+        );
+        let row = NewUserRow {
+            id: &id,
+            name,
+            is_admin: false,
+            email,
+            password_hash: NO_PASSWORD,
+            verified: true,
+            pending_email: None,
+            oidc_subject: None,
+        };
+        // An id taken already (one in many billions) draws another.
+        if row.insert(tx, now).await?.is_some() {
+            return Ok(id);
+        }
     }
 }
 
@@ -459,36 +493,6 @@ impl Store {
             end_sessions_of(pool, &id, now_ms()).await?;
             end_reset_links(pool, &id, now_ms()).await?;
             Ok(PasswordSet::Done)
-        })
-    }
-
-    /// Deletes the user and, by cascade, their sessions (recorded as ended first); their
-    /// items stay, and the id is retired (nobody can take it, and with it those items).
-    /// Refused for the last active administrator.
-    pub async fn remove_user(&self, id: &str) -> Result<AccountChange<()>, StoreError> {
-        with_pool!(self, write, |pool| {
-            if is_last_admin(pool, id).await? {
-                return Ok(AccountChange::LastAdmin);
-            }
-            // Its own spelling first: ids that differ only in case (refused at start, see
-            // `fold_ids`) are removed one at a time.
-            let stored: Option<(String,)> = pool
-                .rows(
-                    "SELECT id FROM users WHERE lower(id) = lower($1) ORDER BY id = $1 DESC LIMIT 1",
-                    &[id.into()],
-                )
-                .await?
-                .pop();
-            match stored {
-                Some((id,)) => {
-                    end_sessions_of(pool, &id, now_ms()).await?;
-                    pool.run("DELETE FROM users WHERE id = $1", &[id.as_str().into()])
-                        .await?;
-                    pool.run(RETIRE_ID, &[id.as_str().into(), now_ms().into()]).await?;
-                    Ok(AccountChange::Done(()))
-                }
-                None => Ok(AccountChange::NotFound),
-            }
         })
     }
 

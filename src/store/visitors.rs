@@ -1,13 +1,11 @@
 //! Visitors without an account whose lost reports staff take at the desk: the account their
 //! report goes to, and the link mailed to them that logs them in to follow it.
 
-use rand::distr::{Alphanumeric, SampleString};
-
 use super::{
     Store, StoreError,
     account_mail::queue_account_mail,
     statement::Tx,
-    users::{NO_PASSWORD, NewUserRow, UserRow, user_columns},
+    users::{UserRow, insert_drawn, user_columns},
     with_pool,
 };
 use crate::domain::{AccountMailKind, Committed, Event, LinkPurpose, User, Visitor};
@@ -122,28 +120,10 @@ async fn visitor_account(tx: &mut impl Tx, visitor: &Visitor, now: i64) -> sqlx:
         tx.run(NEW_PHONE, &[id.as_str().into(), phone.into()]).await?;
         return Ok(VisitorAccount { id, follows_by_link });
     }
-    loop {
-        let id = format!(
-            "visitor-{}",
-            Alphanumeric.sample_string(&mut rand::rng(), 10).to_lowercase()
-        );
-        let row = NewUserRow {
-            id: &id,
-            name: visitor.name.as_str(),
-            is_admin: false,
-            email: Some(address),
-            password_hash: NO_PASSWORD,
-            verified: true,
-            pending_email: None,
-            oidc_subject: None,
-        };
-        // An id taken already (one in many billions) draws another.
-        if row.insert(tx, now).await?.is_some() {
-            tx.run(MARK_VISITOR, &[id.as_str().into(), phone.into()]).await?;
-            return Ok(VisitorAccount {
-                id,
-                follows_by_link: true,
-            });
-        }
-    }
+    let id = insert_drawn(tx, "visitor", visitor.name.as_str(), Some(address), now).await?;
+    tx.run(MARK_VISITOR, &[id.as_str().into(), phone.into()]).await?;
+    Ok(VisitorAccount {
+        id,
+        follows_by_link: true,
+    })
 }

@@ -464,6 +464,11 @@ impl TestClient {
         (a.status, a.body)
     }
 
+    pub async fn delete_with(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let a = self.send(self.request(reqwest::Method::DELETE, path).json(&body)).await;
+        (a.status, a.body)
+    }
+
     pub async fn login(&self, id: &str, pw: &str) -> (StatusCode, Value) {
         self.post("/api/login", serde_json::json!({ "id": id, "pw": pw })).await
     }
@@ -623,4 +628,34 @@ pub async fn import_into(store: &Store, name: &str, mut items: Vec<lostfound::do
         from_line = step.to_line;
         assert!(store.import_items(batch, &step).await.unwrap());
     }
+}
+
+/// An approved found item reported by `finder` and shelved; its id.
+pub async fn shelved_item(admin: &TestClient, finder: &TestClient, title: &str) -> i64 {
+    let item = finder
+        .create_item(json!({ "title": title, "kind": "found", "lat": 51.5, "lng": -0.12 }))
+        .await;
+    let patch = json!({ "status": "approved", "storagePlace": "Safe, drawer 2" });
+    let (status, _) = admin.patch(&item_path(&item), patch).await;
+    assert_eq!(status, StatusCode::OK);
+    item["id"].as_i64().unwrap()
+}
+
+/// `claimant`'s claim on `item`, accepted by `admin`: its path.
+pub async fn accepted_claim(admin: &TestClient, claimant: &TestClient, item: i64) -> String {
+    let (status, claim) = claimant
+        .post(
+            &format!("/api/items/{item}/claims"),
+            json!({ "message": "Mine: a keyring inside" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{claim}");
+    let path = format!("/api/claims/{}", claim["id"]);
+    let (status, accepted) = admin.patch(&path, json!({ "status": "accepted" })).await;
+    assert_eq!(
+        (status, &accepted["status"]),
+        (StatusCode::OK, &json!("accepted")),
+        "{accepted}"
+    );
+    path
 }

@@ -10,6 +10,7 @@ mod claims;
 mod cli;
 mod custody;
 mod edits;
+mod erasure;
 mod errors;
 mod export;
 mod faults;

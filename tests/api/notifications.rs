@@ -252,10 +252,11 @@ async fn notify_reaches_every_socket_of_that_user_and_no_other() {
     }
 }
 
-/// A reporter whose account was removed keeps their reports but is told nothing: reviewing
-/// their report, and approving an item that matches it, work as for anyone.
+/// A reporter who erased their account is told nothing, and their open lost report is closed:
+/// reviewing it, and approving an item that matches it, work as for anyone, and nobody is told
+/// of a report nobody is left to be reunited with.
 #[tokio::test]
-async fn a_removed_reporter_is_told_nothing_and_review_goes_on() {
+async fn an_erased_reporter_is_told_nothing_and_review_goes_on() {
     let app = spawn_app().await;
     let desk = app.logged_in("desk", true).await;
     let carol = app.logged_in("carol", false).await;
@@ -267,8 +268,8 @@ async fn a_removed_reporter_is_told_nothing_and_review_goes_on() {
         .create_item(json!({ "title": "Blue wallet", "kind": "found", "lat": 51.5, "lng": -0.12 }))
         .await;
     assert!(matches!(
-        app.store.remove_user("carol").await.unwrap(),
-        lostfound::store::AccountChange::Done(())
+        app.store.erase_account("carol", 0).await.unwrap(),
+        lostfound::store::AccountChange::Done(_)
     ));
 
     // The found item first: approving the lost report then tells its reporter (no more) and
@@ -280,9 +281,13 @@ async fn a_removed_reporter_is_told_nothing_and_review_goes_on() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, body) = desk.patch(&format!("/api/items/{}", lost["id"]), approve).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    // The finder still hears that a lost report may be theirs.
+    // The report is closed: the finder does not hear of it.
+    assert!(
+        body["closedAt"].is_string()
+            || desk.get(&format!("/api/items/{}?fields=closedAt", lost["id"])).await.1["closedAt"].is_string()
+    );
     let (_, told) = dave.get("/api/notifications").await;
-    assert!(told.as_array().unwrap().iter().any(|n| n["type"] == "match"), "{told}");
+    assert!(!told.as_array().unwrap().iter().any(|n| n["type"] == "match"), "{told}");
 }
 
 /// The thread replies `client` was told of: `(itemId, text)`, newest first.

@@ -7,36 +7,6 @@ use serde_json::{Value, json};
 
 use crate::helpers::*;
 
-/// An approved found item reported by `finder` and shelved; its id.
-async fn shelved_item(admin: &TestClient, finder: &TestClient, title: &str) -> i64 {
-    let item = finder
-        .create_item(json!({ "title": title, "kind": "found", "lat": 51.5, "lng": -0.12 }))
-        .await;
-    let patch = json!({ "status": "approved", "storagePlace": "Safe, drawer 2" });
-    let (status, _) = admin.patch(&item_path(&item), patch).await;
-    assert_eq!(status, StatusCode::OK);
-    item["id"].as_i64().unwrap()
-}
-
-/// `claimant`'s claim on `item`, accepted by `admin`: its path.
-async fn accepted_claim(admin: &TestClient, claimant: &TestClient, item: i64) -> String {
-    let (status, claim) = claimant
-        .post(
-            &format!("/api/items/{item}/claims"),
-            json!({ "message": "Mine: a keyring inside" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{claim}");
-    let path = format!("/api/claims/{}", claim["id"]);
-    let (status, accepted) = admin.patch(&path, json!({ "status": "accepted" })).await;
-    assert_eq!(
-        (status, &accepted["status"]),
-        (StatusCode::OK, &json!("accepted")),
-        "{accepted}"
-    );
-    path
-}
-
 async fn returned_at(app: &TestApp, item: i64) -> Value {
     app.client()
         .get(&format!("/api/items/{item}?fields=returnedAt"))

@@ -1,17 +1,21 @@
 // My account (#/account), for a logged-in user: the email address notifications go to, and
 // one waiting for confirmation; changing it (a link goes to the new address, the old one
-// stays in use until it is opened) or removing it; and changing the password.
+// stays in use until it is opened) or removing it; changing the password; a copy of one's
+// data; and deleting the account.
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
-import { confirmFirst } from "./ask.js";
+import { ask, confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
 import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
+import { forgetNick } from "./nick.js";
 import { PasswordForm } from "./password.js";
 
 export class Account {
-  constructor(state) {
+  /** `setUser(null)` logs the page out once the account is gone. */
+  constructor(state, setUser) {
     this.state = state;
+    this.setUser = setUser;
     this.hint = document.getElementById("account-login-hint");
     this.content = document.getElementById("account-content");
     this.current = document.getElementById("email-current");
@@ -21,6 +25,7 @@ export class Account {
     this.form.addEventListener("submit", (event) => this.change(event));
     this.remove.addEventListener("click", () => this.removeAddress());
     this.password = new PasswordForm(document.getElementById("password-form"), document.getElementById("password-toggle"));
+    document.getElementById("account-erase").addEventListener("click", () => this.erase());
   }
 
   show() {
@@ -74,6 +79,28 @@ export class Account {
     this.render(answer);
     this.form.elements.email.focus();
     showNotice(t("account.removed"));
+  }
+
+  /** Deletes the account, after its password (left empty by those who sign in with single
+   *  sign-on or an emailed link); then the page is logged out, on Browse. */
+  async erase() {
+    const erased = await ask({
+      title: t("account.eraseTitle"),
+      intro: t("account.eraseNote"),
+      danger: true,
+      fields: [
+        h("label", { for: "erase-current" }, t("account.currentPassword")),
+        h("input", { id: "erase-current", name: "current", type: "password", autocomplete: "current-password", "aria-describedby": "erase-hint" }),
+        h("p", { id: "erase-hint", class: "meta" }, t("account.eraseHint")),
+      ],
+      confirm: t("account.erase"),
+      submit: (form) => sendForm(form, "DELETE", "/api/me", { current: form.elements.current.value }),
+    });
+    if (!erased) return;
+    forgetNick();
+    location.hash = "#/";
+    this.setUser(null);
+    showNotice(t("account.erased"));
   }
 }
 

@@ -80,7 +80,7 @@ async function main() {
   views.categories = new CategoriesAdmin(state);
   views.accounts = new Accounts(state);
   views.chat = new Chat(state);
-  views.account = new Account(state);
+  views.account = new Account(state, setUser);
   views.signup = new Signup(state);
   views.verify = new Verify(state, setUser);
   views.follow = new Follow(state, setUser);

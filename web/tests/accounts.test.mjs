@@ -1,6 +1,6 @@
 // Accounts in the browser: staff create, change, disable and enable accounts, set new
-// passwords and unlock them; every user changes their own password (on My account); the
-// review screen shows an item's history. Each test makes the accounts it changes, so the
+// passwords and unlock them; every user changes their own password and may delete their
+// account (on My account); the review screen shows an item's history. Each test makes the accounts it changes, so the
 // demo ones stay as they are.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -270,6 +270,36 @@ test("a user changes her own password: only with the current one, and the new on
   assert.equal(await form.getByLabel("Current password").inputValue(), "");
   noPageErrors(page);
   noPageErrors(again);
+});
+
+test("a user deletes her own account: only with her password; then she is logged out everywhere and her report stays, anonymous", async () => {
+  const admin = await asAdmin();
+  await admin("POST", "/api/users", { id: "gil", name: "Gil Example", password: "gil-first-pass" });
+  const elsewhere = await signIn(service.base, "gil", "gil-first-pass");
+  const report = await elsewhere("POST", "/api/items", { title: "Gil's green scarf", lat: 51.5, lng: -0.12 });
+  // The wrong password is the point of the first try: its 403 is expected.
+  const page = await open("/", { allowedErrors: ["403 DELETE /api/me"] });
+  await login(page, "gil", "gil-first-pass");
+  await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.getByLabel("Current password").fill("not-my-password");
+  assert.deepEqual(await unlabelledFields(page), []);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await fieldSays(dialog.getByLabel("Current password"), "Wrong password");
+  await screenshot(page, "erase-desktop");
+  assert.equal((await elsewhere("GET", "/api/me")).user.id, "gil", "nothing happened");
+
+  await dialog.getByLabel("Current password").fill("gil-first-pass");
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await page.getByText("Your account is deleted.").waitFor();
+  await page.getByRole("banner").getByRole("button", { name: "Log in" }).waitFor();
+  assert.equal(new URL(page.url()).hash, "#/");
+  assert.deepEqual(await elsewhere("GET", "/api/me"), { user: null });
+  assert.equal(await loginStatus(service.base, "gil", "gil-first-pass"), 401);
+  const { createdBy } = await admin("GET", `/api/items/${report.id}`);
+  assert.match(createdBy, /^erased-[a-z0-9]{10}$/);
+  noPageErrors(page);
 });
 
 test("the Accounts screen is for staff only, and shows nothing once they log out", async () => {
