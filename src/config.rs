@@ -112,6 +112,9 @@ pub struct Config {
     #[command(flatten)]
     pub custody: CustodyConfig,
 
+    #[command(flatten)]
+    pub retention: RetentionConfig,
+
     /// Fill an empty database with demo accounts and items.
     #[arg(long)]
     pub demo: bool,
@@ -383,6 +386,30 @@ impl std::fmt::Debug for SmtpUrl {
     }
 }
 
+/// How long personal details are kept once they are no longer needed (0: kept).
+#[derive(Debug, Clone, Args)]
+pub struct RetentionConfig {
+    /// Days after an item leaves custody (returned, disposed of or closed) that its finder's
+    /// contact, its verification details, its claims' descriptions, conversations and postal
+    /// addresses are kept; the custody record itself (who collected it, on which ID, when)
+    /// stays. 0: kept.
+    #[arg(long, env = "LOSTFOUND_KEEP_CUSTODY_DETAILS_DAYS", default_value_t = 180)]
+    pub keep_custody_details_days: u32,
+
+    /// Days chat and thread messages are kept. 0: kept.
+    #[arg(long, env = "LOSTFOUND_KEEP_MESSAGES_DAYS", default_value_t = 365)]
+    pub keep_messages_days: u32,
+}
+
+impl RetentionConfig {
+    /// What to remove at `now`: the details of items that left custody before the first
+    /// moment, the messages written before the second (epoch ms); `None`: keep.
+    pub fn cutoffs(&self, now: i64) -> (Option<i64>, Option<i64>) {
+        let before = |days: u32| (days > 0).then(|| now - i64::from(days) * 86_400_000);
+        (before(self.keep_custody_details_days), before(self.keep_messages_days))
+    }
+}
+
 /// How people get accounts besides staff making them: signing up, single sign-on.
 #[derive(Debug, Clone, Args)]
 pub struct AccountsConfig {
@@ -636,6 +663,18 @@ fn parse_public_url(value: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retention_days_become_cutoffs_and_zero_keeps() {
+        let day = 86_400_000;
+        let retention = RetentionConfig {
+            keep_custody_details_days: 30,
+            keep_messages_days: 0,
+        };
+        assert_eq!(retention.cutoffs(100 * day), (Some(70 * day), None));
+        let defaults = Config::for_tests("sqlite://x.db").retention;
+        assert_eq!(defaults.cutoffs(1_000 * day), (Some(820 * day), Some(635 * day)));
+    }
 
     #[test]
     fn map_centres_are_checked() {

@@ -41,10 +41,11 @@ use crate::{
     causes::describe,
     config::{Config, LimitsConfig},
     state::AppState,
-    store::{Create, Store},
+    store::{Create, Forgotten, Store},
 };
 
-/// How often expired sessions and throttle windows are purged.
+/// How often expired sessions and throttle windows are purged, and personal details past
+/// their retention removed.
 const MAINTENANCE_INTERVAL: Duration = Duration::from_secs(600);
 
 pub struct App {
@@ -302,6 +303,21 @@ async fn purge_expired_periodically(state: AppState) {
                 error = describe(&err).join(": "),
                 "could not purge expired links and logs"
             );
+        }
+        let (left_before, written_before) = state.config.retention.cutoffs(time::now_ms());
+        match state.store.forget_retained(left_before, written_before).await {
+            Ok(forgotten) if forgotten != Forgotten::default() => tracing::info!(
+                items = forgotten.items,
+                claims = forgotten.claims,
+                claim_messages = forgotten.claim_messages,
+                messages = forgotten.messages,
+                "removed personal details past their retention"
+            ),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(
+                error = describe(&err).join(": "),
+                "could not remove personal details past their retention"
+            ),
         }
     }
 }

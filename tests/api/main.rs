@@ -41,6 +41,7 @@ mod public_view;
 mod raw_sio;
 mod realtime;
 mod realtime_robustness;
+mod retention;
 mod review;
 mod search;
 mod session;
