@@ -117,11 +117,7 @@ impl CategoryFields {
             key,
             names: body.get("names").map(CategoryNames::parse).transpose()?,
             hold_days: parse_hold_days(body)?,
-            sensitive: match body.get("sensitive") {
-                None => None,
-                Some(Value::Bool(sensitive)) => Some(*sensitive),
-                Some(_) => return Err(ValidationError::new("sensitive", "sensitive must be true or false")),
-            },
+            sensitive: Fields(body).boolean("sensitive")?,
         })
     }
 

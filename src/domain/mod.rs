@@ -19,6 +19,7 @@ mod listing;
 pub mod matching;
 mod meaning;
 mod message;
+mod named_place;
 mod notification;
 mod particles;
 mod photo;
@@ -60,6 +61,7 @@ pub use item::{
 pub use listing::{BestCursor, Cursor, Due, ItemFilter, ListRequest, MAX_LIMIT, Near, Sort, Visibility, parse_limit};
 pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, WrittenMessage, check_join_payload};
+pub use named_place::{NamedPlace, NewPlace};
 pub use notification::{
     MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
 };

@@ -21,6 +21,7 @@ mod messages;
 mod notifications;
 mod openapi;
 mod own_data;
+mod places;
 mod reader;
 mod schemas;
 mod session;
@@ -67,6 +68,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(accounts::router())
         .merge(export::router())
         .merge(own_data::router())
+        .merge(places::router())
         .merge(stats::router())
         .merge(signup::router())
         .merge(messages::router())

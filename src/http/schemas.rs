@@ -456,6 +456,19 @@ pub struct EraseBody {
     current: Option<String>,
 }
 
+/// A named place: `name` and its point; `radius` (metres) when it covers an area.
+#[derive(ToSchema)]
+pub struct PlaceBody {
+    #[schema(min_length = 1, max_length = 200)]
+    name: String,
+    #[schema(minimum = -90, maximum = 90)]
+    lat: f64,
+    #[schema(minimum = -180, maximum = 180)]
+    lng: f64,
+    #[schema(minimum = 0, maximum = 100000)]
+    radius: Option<f64>,
+}
+
 /// A category's name in each language: `en` is required, each 1–100 characters.
 #[derive(ToSchema)]
 pub struct CategoryNamesBody {

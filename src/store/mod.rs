@@ -23,6 +23,7 @@ mod meanings;
 mod messages;
 mod notifications;
 mod outbox;
+mod places;
 mod retention;
 mod sessions;
 mod signup;

@@ -69,8 +69,9 @@ async fn clients_that_ask_for_a_big_history_and_never_read_are_cut_off() {
     let store = Store::connect(db.url(), Create::IfMissing).await.unwrap();
     // 200 messages of 2,000 emoji: 1.6 MB of history, if it were all sent.
     let text = "😀".repeat(2_000);
+    let now = lostfound::time::now_ms();
     for n in 0..200 {
-        store.insert_message(None, "Flood", &text, None, n).await.unwrap();
+        store.insert_message(None, "Flood", &text, None, now + n).await.unwrap();
     }
     store.close().await;
     let server = Server::start(&db, &[]).await;

@@ -388,7 +388,7 @@ async fn unsupported_methods_are_json_405() {
         (Method::GET, "/api/login"),
         (Method::GET, "/api/logout"),
         (Method::POST, "/api/me"),
-        (Method::DELETE, "/api/me"),
+        (Method::PUT, "/api/me"),
     ] {
         let request = admin.request(method.clone(), path).json(&item_body("Replaced"));
         let answer = refused(&app, &admin, request, StatusCode::METHOD_NOT_ALLOWED).await;

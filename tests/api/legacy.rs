@@ -68,7 +68,8 @@ async fn make_legacy_database(db: &TestDb) {
         "INSERT INTO users (id, name, is_admin, password_hash, created_at) VALUES ('alice', 'Alice', FALSE, 'x', 0)";
     let item = "INSERT INTO items (title, descr, cat, img_data, lat, lng, radius, status, storage_place, created_at, created_by) \
                 VALUES ($1, $2, NULL, $3, $4, -0.1, 10, 'approved', $5, $6, 'alice')";
-    let message = "INSERT INTO thread_messages (item_id, nick, body, created_at) VALUES (1, 'Ann', 'mine?', 1)";
+    // Written lately: older messages would be past their retention, removed at start.
+    let message = "INSERT INTO thread_messages (item_id, nick, body, created_at) VALUES (1, 'Ann', 'mine?', $1)";
     macro_rules! fill {
         ($conn:expr) => {{
             let mut conn = $conn;
@@ -86,7 +87,11 @@ async fn make_legacy_database(db: &TestDb) {
                     .await
                     .unwrap();
             }
-            sqlx::query(message).execute(&mut conn).await.unwrap();
+            sqlx::query(message)
+                .bind(lostfound::time::now_ms())
+                .execute(&mut conn)
+                .await
+                .unwrap();
         }};
     }
     if backend == "postgres" {

@@ -27,6 +27,7 @@ mod matches;
 mod memory;
 mod metrics;
 mod multinode;
+mod named_places;
 mod node;
 mod notifications;
 mod official_clients;
