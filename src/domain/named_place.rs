@@ -42,7 +42,7 @@ impl NewPlace {
             .ok_or_else(|| ValidationError::new("name", format!("name must be 1-{MAX_NAME} characters")))?;
         let required = |key: &'static str, max: f64| {
             f.number_in(key, -max, max)?
-                .ok_or_else(|| ValidationError::new(key, format!("{key} required")))
+                .ok_or_else(|| ValidationError::new(key, format!("{key} missing")))
         };
         Ok(Self {
             lat: required("lat", 90.0)?,

@@ -85,7 +85,7 @@ async fn list(State(state): State<AppState>) -> Result<Json<Vec<PlaceJson>>> {
     request_body = schemas::PlaceBody,
     responses(
         (status = 201, description = "The new place", body = PlaceJson),
-        (status = 400, description = "name must be 1-200 characters, lat required, lng required, a number out of range", body = schemas::ErrorBody),
+        (status = 400, description = "name must be 1-200 characters, lat missing, lng missing, a number out of range", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly),
         (status = 409, description = "A place has that name", body = schemas::ErrorBody),
     ))]

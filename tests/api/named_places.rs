@@ -49,7 +49,7 @@ async fn administrators_keep_named_places_and_anyone_lists_them() {
     assert_error(&answer, StatusCode::CONFLICT, "A place has that name");
     for (bad, error) in [
         (json!({ "lat": 1, "lng": 1 }), "name must be 1-200 characters"),
-        (json!({ "name": "Gym", "lng": 1 }), "lat required"),
+        (json!({ "name": "Gym", "lng": 1 }), "lat missing"),
         (
             json!({ "name": "Gym", "lat": 1, "lng": 181 }),
             "lng must be between -180 and 180",

@@ -15,15 +15,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Resolves with the answer's JSON and the response (for its headers). */
-async function request(method, path, body) {
+/** Resolves with the answer's JSON and the response (for its headers). `body` is sent as
+ *  JSON, or as it is when its `contentType` is another (a file's text). */
+async function request(method, path, body, contentType = "application/json") {
   let response;
   try {
     response = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? {} : { "Content-Type": contentType },
+      body: body === undefined || contentType !== "application/json" ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, t("error.unreachable"));
@@ -46,8 +47,8 @@ async function request(method, path, body) {
   return { data, response };
 }
 
-export async function api(method, path, body) {
-  return (await request(method, path, body)).data;
+export async function api(method, path, body, contentType) {
+  return (await request(method, path, body, contentType)).data;
 }
 
 /** What `promise` resolves with; when it fails, its message is shown and the result is

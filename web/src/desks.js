@@ -9,6 +9,7 @@ import { confirmFirst } from "./ask.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { latestOnly } from "./latest.js";
+import { PlacesAdmin } from "./places-admin.js";
 
 const ITEM_FIELDS = "id,title,siteId,transitTo,storagePlace";
 /** What the desk form edits, by the site's keys (and the form's field names). */
@@ -53,6 +54,7 @@ export function siteName(state, id) {
 
 export class Desks {
   constructor(state) {
+    this.places = new PlacesAdmin();
     this.state = state;
     this.hint = document.getElementById("desks-hint");
     this.content = document.getElementById("desks-content");
@@ -86,6 +88,7 @@ export class Desks {
       return;
     }
     this.siteForm.hidden = !runsService(this.state.user);
+    this.places.show(runsService(this.state.user));
     this.fillPicker();
     this.load();
   }

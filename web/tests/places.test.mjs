@@ -192,3 +192,67 @@ async function legendShows(page) {
   await count(legend.locator(".legend-pin.lost svg"), 1);
   await count(legend.locator(".legend-pin.found svg"), 1);
 }
+
+test("an administrator imports named places; a report chooses one by name from the keyboard, without the map", async () => {
+  const admin = await service.open("/#/desks");
+  await login(admin, "admin", "admin-demo-pass");
+  const panel = admin.locator("#places-panel");
+  await panel.getByRole("heading", { name: "Named places" }).waitFor();
+  // A file: two places and a line that is refused, named with its line.
+  await panel.getByLabel("Import a CSV file with the columns name, lat, lng and radius").setInputFiles({
+    name: "places.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("name,lat,lng,radius\nMain library,51.5246,-0.1340,60\nBus stop 4,51.5230,-0.1300,\nGym,north,-0.13,\n"),
+  });
+  await admin.getByText("2 places saved from the file.").waitFor();
+  await admin.getByText("Line 4: lat must be a number").waitFor();
+  await panel.locator("#place-list li", { hasText: "Main library" }).getByText("within 60 m").waitFor();
+  // One more by hand.
+  const form = panel.getByRole("form", { name: "New place" });
+  await form.getByLabel("Name").fill("Quillfeather Hall");
+  await form.getByLabel("Latitude").fill("51.5231");
+  await form.getByLabel("Longitude").fill("-0.1296");
+  await form.getByRole("button", { name: "Add place" }).click();
+  await admin.getByText("The place “Quillfeather Hall” is added.").waitFor();
+  await count(panel.locator("#place-list li"), 3);
+  await screenshot(admin, "named-places-desktop");
+  noPageErrors(admin);
+
+  const page = await service.open("/#/report");
+  await login(page, "alice", "alice-demo-pass");
+  const posts = itemPosts(page);
+  const report = page.locator("#report-form");
+  await report.getByLabel("Title").fill("Blue pencil case");
+  const place = report.getByRole("combobox", { name: "Place" });
+  await place.focus();
+  await page.keyboard.type("libr");
+  const options = page.getByRole("listbox", { name: "Named places" }).getByRole("option");
+  await count(options, 1);
+  assert.equal(await place.getAttribute("aria-expanded"), "true");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await options.first().getAttribute("aria-selected"), "true");
+  assert.equal(await place.getAttribute("aria-activedescendant"), await options.first().getAttribute("id"));
+  await screenshot(page, "place-suggestions-desktop");
+  await page.keyboard.press("Enter");
+  assert.equal(await place.inputValue(), "Main library");
+  assert.equal(await place.getAttribute("aria-expanded"), "false");
+  assert.equal(await report.getByLabel("Latitude").inputValue(), "51.524600");
+  assert.equal(await report.getByLabel("Radius (m)").inputValue(), "60");
+  await page.getByRole("status").filter({ hasText: "Place set: Main library." }).waitFor();
+  await report.getByRole("button", { name: "Send report" }).click();
+  await page.getByText("“Blue pencil case” is reported and waits for review").waitFor();
+  assert.deepEqual(
+    (({ place, lat, lng, radius }) => ({ place, lat, lng, radius }))(posts[0].postDataJSON()),
+    { place: "Main library", lat: 51.5246, lng: -0.134, radius: 60 },
+  );
+
+  // A named place typed out in full is that place too; Escape closes the list.
+  await report.getByLabel("Title").fill("Red umbrella");
+  await place.fill("bus stop 4");
+  await place.press("Escape");
+  assert.equal(await place.getAttribute("aria-expanded"), "false");
+  await report.getByRole("button", { name: "Send report" }).click();
+  await page.getByText("“Red umbrella” is reported and waits for review").waitFor();
+  assert.deepEqual([posts[1].postDataJSON().lat, posts[1].postDataJSON().lng], [51.523, -0.13]);
+  noPageErrors(page);
+});
