@@ -28,6 +28,22 @@ pub enum NoticeKind {
 }
 
 impl NoticeKind {
+    /// Every kind, in the order My account lists them.
+    pub const ALL: [Self; 7] = [
+        Self::Match,
+        Self::ItemStatus,
+        Self::StoragePlace,
+        Self::ClaimDecided,
+        Self::ThreadReply,
+        Self::ClaimReceived,
+        Self::Review,
+    ];
+
+    /// The kind `name` names (as [`NoticeKind::as_str`] writes it).
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::ItemStatus => "itemStatus",

@@ -17,6 +17,7 @@ mod health;
 mod item_answers;
 mod items;
 mod labels;
+mod mail_choices;
 mod messages;
 mod notifications;
 mod openapi;
@@ -67,6 +68,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(openapi::router())
         .merge(accounts::router())
         .merge(export::router())
+        .merge(mail_choices::router())
         .merge(own_data::router())
         .merge(places::router())
         .merge(stats::router())

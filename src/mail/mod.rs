@@ -9,13 +9,17 @@
 //! `Message-ID`, which lets mail systems drop the copy.
 
 mod account;
+pub mod unsubscribe;
 
 use std::time::{Duration, UNIX_EPOCH};
 
 use anyhow::Context;
 use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Mailbox, header::ContentType},
+    message::{
+        Mailbox,
+        header::{ContentType, HeaderName, HeaderValue},
+    },
 };
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -97,9 +101,10 @@ impl Mailer {
     }
 
     /// The email for `mail`: plain text, the notification's words as subject and body (and
-    /// `follow`, a visitor's new link to their reports), and a `Message-ID` that is the same
-    /// each time this notification is sent.
-    fn compose(&self, mail: &OutgoingMail, follow: Option<&str>) -> anyhow::Result<Message> {
+    /// `follow`, a visitor's new link to their reports), a `Message-ID` that is the same
+    /// each time this notification is sent, and, with `unsubscribe`, the one-click link that
+    /// stops this kind of notice (RFC 8058) and where to choose in My account.
+    fn compose(&self, mail: &OutgoingMail, follow: Option<&str>, unsubscribe: Option<&str>) -> anyhow::Result<Message> {
         let notification = &mail.notification;
         let to = Mailbox::new(Some(mail.name.clone()), mail.address.parse()?);
         // In the reader's language (a notification written before words were kept: as written).
@@ -116,9 +121,22 @@ impl Mailer {
             body.push_str(&format!("\n{words}\n"));
         }
         body.push_str(&format!("\n{}\n", say("mail.footer", mail.lang)));
+        let mut message = self.message(to, &text);
+        if let (Some(site), Some(unsubscribe)) = (&self.public_url, unsubscribe) {
+            let choices = Phrase::new("mail.choices", &[("link", &format!("{site}/#/account"))]).say(mail.lang);
+            body.push_str(&format!("{choices}\n"));
+            message = message
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                    format!("<{unsubscribe}>"),
+                ))
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                    "List-Unsubscribe=One-Click".to_owned(),
+                ));
+        }
         let sent = UNIX_EPOCH + Duration::from_millis(notification.created_at.max(0).unsigned_abs());
-        Ok(self
-            .message(to, &text)
+        Ok(message
             .date(sent)
             .message_id(Some(self.message_id(&format!(
                 "notification.{}.{}",
@@ -210,7 +228,14 @@ impl Taken {
                     (Some(site), true) => Some(account::follow_link(store, site, mail).await?),
                     _ => None,
                 };
-                mailer.compose(mail, follow.as_deref())
+                let unsubscribe = match &mailer.public_url {
+                    Some(site) => {
+                        let (user, kind) = (&mail.notification.user_id, &mail.notification.kind);
+                        Some(unsubscribe::link(site, &store.mail_key().await?, user, kind))
+                    }
+                    None => None,
+                };
+                mailer.compose(mail, follow.as_deref(), unsubscribe.as_deref())
             }
         }
     }

@@ -19,6 +19,7 @@ mod in_place;
 mod items;
 mod legacy;
 mod listing;
+mod mail_choices;
 mod meanings;
 mod messages;
 mod notifications;

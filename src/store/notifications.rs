@@ -88,9 +88,11 @@ static MARK_READ: LazyLock<String> = LazyLock::new(|| {
         places.join(", ")
     )
 });
+/// Not a kind its reader asked not to be emailed about.
 const QUEUE_MAIL: &str = "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
      SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
-     WHERE n.id = $1 AND u.email IS NOT NULL AND NOT u.disabled";
+     WHERE n.id = $1 AND u.email IS NOT NULL AND NOT u.disabled \
+       AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)";
 const LIST: &str = concat!(
     "SELECT ",
     notification_columns!(),

@@ -56,6 +56,7 @@ mod staff;
 mod startup;
 mod takeover;
 mod throttle;
+mod unsubscribe;
 mod verification;
 mod visitors;
 mod web_assets;

@@ -11,6 +11,19 @@ import { t } from "./i18n.js";
 import { forgetNick } from "./nick.js";
 import { PasswordForm } from "./password.js";
 
+/** Each kind of notice, in words that finish "Email me when …"; staff's own last. */
+const MAIL_KINDS = {
+  match: () => t("account.mail.match"),
+  itemStatus: () => t("account.mail.itemStatus"),
+  storagePlace: () => t("account.mail.storagePlace"),
+  claimDecided: () => t("account.mail.claimDecided"),
+  threadReply: () => t("account.mail.threadReply"),
+  claimReceived: () => t("account.mail.claimReceived"),
+  review: () => t("account.mail.review"),
+};
+/** The kinds of notice only staff get. */
+const STAFF_KINDS = ["claimReceived", "review"];
+
 export class Account {
   /** `setUser(null)` logs the page out once the account is gone. */
   constructor(state, setUser) {
@@ -26,6 +39,7 @@ export class Account {
     this.remove.addEventListener("click", () => this.removeAddress());
     this.password = new PasswordForm(document.getElementById("password-form"), document.getElementById("password-toggle"));
     document.getElementById("account-erase").addEventListener("click", () => this.erase());
+    this.mail = document.getElementById("mail-choices");
   }
 
   show() {
@@ -44,9 +58,33 @@ export class Account {
 
   async load() {
     const id = this.state.user.id;
-    const answer = await attempt("GET", "/api/me/email");
+    const [answer, choices] = await Promise.all([attempt("GET", "/api/me/email"), attempt("GET", "/api/me/mail")]);
     // Logged out (or in as someone else) while it was on its way: not for this person.
-    if (answer && this.state.user?.id === id) this.render(answer);
+    if (this.state.user?.id !== id) return;
+    if (answer) this.render(answer);
+    if (choices) this.renderMail(choices);
+  }
+
+  /** A box for each kind of notice its reader may get (staff's own kinds for staff only),
+   *  ticked when it is emailed; a change is saved at once. */
+  renderMail(choices) {
+    const user = this.state.user;
+    const staff = user.isAdmin || (user.sites?.length ?? 0) > 0;
+    const kinds = Object.keys(MAIL_KINDS).filter((kind) => kind in choices && (staff || !STAFF_KINDS.includes(kind)));
+    const legend = this.mail.querySelector("legend");
+    this.mail.replaceChildren(legend, ...kinds.map((kind) => h("label", { class: "check" },
+      h("input", { type: "checkbox", name: kind, checked: choices[kind], onchange: (event) => this.chooseMail(kind, event.target) }),
+      MAIL_KINDS[kind]())));
+  }
+
+  async chooseMail(kind, box) {
+    const choices = await attempt("PATCH", "/api/me/mail", { [kind]: box.checked });
+    if (!choices) {
+      box.checked = !box.checked;
+      return;
+    }
+    const words = { kind: MAIL_KINDS[kind]() };
+    showNotice(choices[kind] ? t("account.mailOn", words) : t("account.mailOff", words));
   }
 
   render({ email, pending }) {

@@ -272,6 +272,26 @@ test("a user changes her own password: only with the current one, and the new on
   noPageErrors(again);
 });
 
+test("a user chooses which notices come by email in My account, and the choice stays", async () => {
+  const page = await open("/");
+  await login(page, "bob", "bob-demo-pass");
+  await page.getByRole("banner").getByRole("link", { name: "My account" }).click();
+  const choices = page.getByRole("group", { name: "Email me when" });
+  const match = choices.getByRole("checkbox", { name: "a found item may be mine" });
+  assert.equal(await match.isChecked(), true);
+  assert.equal(await choices.getByRole("checkbox", { name: "reports wait for review" }).count(), 0, "staff's own kinds are for staff");
+  await match.uncheck();
+  await page.getByText("No more emails when a found item may be mine.").waitFor();
+  await page.reload();
+  await choices.getByRole("checkbox", { name: "a found item may be mine" }).waitFor();
+  assert.equal(await choices.getByRole("checkbox", { name: "a found item may be mine" }).isChecked(), false);
+  assert.equal(await choices.getByRole("checkbox", { name: "a report of mine is approved or rejected" }).isChecked(), true);
+  await screenshot(page, "mail-choices-desktop");
+  await choices.getByRole("checkbox", { name: "a found item may be mine" }).check();
+  await page.getByText("You will get emails when a found item may be mine.").waitFor();
+  noPageErrors(page);
+});
+
 test("a user deletes her own account: only with her password; then she is logged out everywhere and her report stays, anonymous", async () => {
   const admin = await asAdmin();
   await admin("POST", "/api/users", { id: "gil", name: "Gil Example", password: "gil-first-pass" });

@@ -1,0 +1,41 @@
+//! Which kinds of notice each person wants by email, and the key that signs the one-click
+//! unsubscribe links of emails (made at the first start, kept, shared by every node).
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use rand::RngCore;
+
+use super::{Store, StoreError};
+
+const KEY: &str = "SELECT value FROM service_keys WHERE name = 'mail'";
+const MAKE_KEY: &str = "INSERT INTO service_keys (name, value) VALUES ('mail', $1) ON CONFLICT DO NOTHING";
+const OPTOUTS: &str = "SELECT kind FROM mail_optouts WHERE user_id = $1 ORDER BY kind";
+const OPT_OUT: &str =
+    "INSERT INTO mail_optouts (user_id, kind) SELECT id, $2 FROM users WHERE id = $1 ON CONFLICT DO NOTHING";
+const OPT_IN: &str = "DELETE FROM mail_optouts WHERE user_id = $1 AND kind = $2";
+
+impl Store {
+    /// The key that signs unsubscribe links: made the first time it is asked for (by any node;
+    /// the first to write it wins), the same ever after.
+    pub async fn mail_key(&self) -> Result<Vec<u8>, StoreError> {
+        loop {
+            if let Some((key,)) = self.read_row::<(String,)>(KEY, &[]).await? {
+                return Ok(URL_SAFE_NO_PAD.decode(key).unwrap_or_default());
+            }
+            let mut key = [0u8; 32];
+            rand::rng().fill_bytes(&mut key);
+            self.write(MAKE_KEY, &[URL_SAFE_NO_PAD.encode(key).into()]).await?;
+        }
+    }
+
+    /// The kinds of notice `user` does not want by email.
+    pub async fn mail_optouts(&self, user: &str) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String,)> = self.read_rows(OPTOUTS, &[user.into()]).await?;
+        Ok(rows.into_iter().map(|(kind,)| kind).collect())
+    }
+
+    /// Whether `user` wants notices of `kind` by email from now on.
+    pub async fn choose_mail(&self, user: &str, kind: &str, wanted: bool) -> Result<(), StoreError> {
+        let statement = if wanted { OPT_IN } else { OPT_OUT };
+        self.write(statement, &[user.into(), kind.into()]).await.map(drop)
+    }
+}
