@@ -57,6 +57,14 @@ impl NewPlace {
         self.name.to_lowercase()
     }
 
+    /// Why a file that is not a CSV file of places is refused.
+    pub fn not_csv() -> ValidationError {
+        ValidationError::new(
+            "file",
+            "The file must be CSV with the columns name, lat, lng and radius",
+        )
+    }
+
     /// The places of a CSV file with the header `name,lat,lng,radius` (`radius` may be left
     /// out or blank), each line parsed or refused with its line number (the header is line 1).
     pub fn parse_csv(text: &str) -> Result<Vec<PlaceLine>, ValidationError> {
@@ -64,12 +72,7 @@ impl NewPlace {
             .trim(csv::Trim::All)
             .flexible(true)
             .from_reader(text.as_bytes());
-        let invalid = || {
-            ValidationError::new(
-                "file",
-                "The file must be CSV with the columns name, lat, lng and radius",
-            )
-        };
+        let invalid = Self::not_csv;
         let headers = reader.headers().map_err(|_| invalid())?.clone();
         let column = |name: &str| headers.iter().position(|header| header.eq_ignore_ascii_case(name));
         let (Some(name), Some(lat), Some(lng)) = (column("name"), column("lat"), column("lng")) else {

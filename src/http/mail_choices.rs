@@ -37,7 +37,8 @@ pub fn router() -> Router<AppState> {
 #[schema(as = MailChoices, value_type = BTreeMap<String, bool>)]
 pub struct ChoicesJson(BTreeMap<&'static str, bool>);
 
-async fn current(state: &AppState, user: &str) -> Result<ChoicesJson> {
+/// Which kinds of notice `user` gets by email.
+pub(super) async fn choices_of(state: &AppState, user: &str) -> Result<ChoicesJson> {
     let out = state.store.mail_optouts(user).await?;
     Ok(ChoicesJson(
         NoticeKind::ALL
@@ -51,7 +52,7 @@ async fn current(state: &AppState, user: &str) -> Result<ChoicesJson> {
 #[utoipa::path(get, path = "/api/me/mail", operation_id = "getMailChoices", tag = "notifications", security(("session" = [])),
     responses((status = 200, description = "Each kind, emailed or not", body = ChoicesJson), (status = 401, response = schemas::LoginRequired)))]
 async fn choices(State(state): State<AppState>, SignedIn(session): SignedIn) -> Result<Json<ChoicesJson>> {
-    Ok(Json(current(&state, &session.user.id).await?))
+    Ok(Json(choices_of(&state, &session.user.id).await?))
 }
 
 /// Changes which kinds of notice the caller gets by email: `{ kind: true | false, … }`.
@@ -81,7 +82,7 @@ async fn choose(
     for (kind, wanted) in chosen {
         state.store.choose_mail(&session.user.id, kind.as_str(), wanted).await?;
     }
-    Ok(Json(current(&state, &session.user.id).await?))
+    Ok(Json(choices_of(&state, &session.user.id).await?))
 }
 
 /// One click: stops the kind of notice the link names for the person it names (RFC 8058;

@@ -20,6 +20,7 @@ use super::{
     current_user::SignedIn,
     extract::{ClientAddr, JsonObject},
     fields::ItemKeys,
+    mail_choices::{ChoicesJson, choices_of},
     schemas,
     session::{confirm_password, with_cookies},
     views::{AccountJson, ClaimJson, ClaimMessageJson, ItemJson, OkJson},
@@ -65,6 +66,8 @@ pub struct OwnDataJson<'a> {
     notifications: Vec<NotificationJson<'a>>,
     /// The items they said are not theirs, which matching no longer offers them.
     not_mine: Vec<i64>,
+    /// Which kinds of notice they get by email.
+    mail: ChoicesJson,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -156,6 +159,7 @@ async fn export(State(state): State<AppState>, SignedIn(session): SignedIn) -> R
             .map(|n| NotificationJson::said_in(n, said_in))
             .collect(),
         not_mine,
+        mail: choices_of(&state, id).await?,
     };
     let attachment = format!("attachment; filename=\"lostfound-{}.json\"", file_name_part(id));
     Ok(([(header::CONTENT_DISPOSITION, attachment)], Json(document)).into_response())

@@ -3,6 +3,7 @@
 
 use axum::{
     Json, Router,
+    body::Bytes,
     extract::{Path, State},
     http::StatusCode,
     routing::{delete, get, post},
@@ -110,8 +111,14 @@ async fn create(
         (status = 400, description = "The file must be CSV with the columns name, lat, lng and radius", body = schemas::ErrorBody),
         (status = 401, response = schemas::LoginRequired), (status = 403, response = schemas::AdminOnly), (status = 413, response = schemas::TooLarge),
     ))]
-async fn import(State(state): State<AppState>, _: May<ManageSites>, file: String) -> Result<Json<ImportJson>> {
-    let lines = state.cpu.run(file.len(), move || NewPlace::parse_csv(&file)).await??;
+async fn import(State(state): State<AppState>, _: May<ManageSites>, file: Bytes) -> Result<Json<ImportJson>> {
+    let lines = state
+        .cpu
+        .run(file.len(), move || match std::str::from_utf8(&file) {
+            Ok(text) => NewPlace::parse_csv(text),
+            Err(_) => Err(NewPlace::not_csv()),
+        })
+        .await??;
     let (places, refused): (Vec<_>, Vec<_>) = lines.into_iter().partition(|line| line.is_ok());
     let places: Vec<NewPlace> = places.into_iter().flatten().collect();
     state.store.import_places(&places, now_ms()).await?;

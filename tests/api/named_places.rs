@@ -7,11 +7,11 @@ use serde_json::{Value, json};
 use crate::helpers::*;
 
 /// `file` imported by `client` as `text/csv`.
-async fn import(client: &TestClient, file: &str) -> (StatusCode, Value) {
+async fn import(client: &TestClient, file: impl Into<reqwest::Body>) -> (StatusCode, Value) {
     let request = client
         .request(Method::POST, "/api/places/import")
         .header(header::CONTENT_TYPE, "text/csv")
-        .body(file.to_owned());
+        .body(file);
     let answer = client.send(request).await;
     (answer.status, answer.body)
 }
@@ -91,12 +91,13 @@ async fn administrators_keep_named_places_and_anyone_lists_them() {
     let moved = &list[2];
     assert_eq!((&moved["id"], &moved["radius"]), (&library["id"], &json!(80.0)));
     assert_eq!(list[0]["radius"], Value::Null, "a point");
-    let answer = import(&office, "title,x,y\nA,1,2\n").await;
-    assert_error(
-        &answer,
-        StatusCode::BAD_REQUEST,
-        "The file must be CSV with the columns name, lat, lng and radius",
-    );
+    for not_csv in [b"title,x,y\nA,1,2\n".to_vec(), vec![0xff, 0xfe, b'\n']] {
+        assert_error(
+            &import(&office, not_csv).await,
+            StatusCode::BAD_REQUEST,
+            "The file must be CSV with the columns name, lat, lng and radius",
+        );
+    }
 
     // Removed: gone from the list; twice is 404.
     let path = format!("/api/places/{}", list[0]["id"]);

@@ -67,6 +67,10 @@ async fn the_copy_holds_everything_of_the_callers_and_nothing_of_anyone_elses() 
         StatusCode::OK
     );
     assert_eq!(ann.patch("/api/me", json!({ "lang": "es" })).await.0, StatusCode::OK);
+    assert_eq!(
+        ann.patch("/api/me/mail", json!({ "match": false })).await.0,
+        StatusCode::OK
+    );
 
     let (status, headers, body) = ann.send_raw(ann.request(reqwest::Method::GET, "/api/me/export")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -124,6 +128,10 @@ async fn the_copy_holds_everything_of_the_callers_and_nothing_of_anyone_elses() 
         "{notices:?}"
     );
     assert_eq!(copy["notMine"], json!([bobs["id"]]));
+    assert_eq!(
+        (&copy["mail"]["match"], &copy["mail"]["itemStatus"]),
+        (&json!(false), &json!(true))
+    );
     // Nothing of Bob's anywhere in it.
     for theirs in ["Bob's wallet", "Bob's secret", "Bob in the chat", "\"bob\""] {
         assert!(!body.contains(theirs), "{theirs} in Ann's copy: {body}");
