@@ -7,6 +7,7 @@ mod signup;
 mod sso;
 mod throttle;
 mod token;
+pub mod unsubscribe;
 
 pub use accounts::{AccountError, add_user, set_password};
 pub use password::Passwords;

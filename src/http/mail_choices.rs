@@ -20,9 +20,9 @@ use super::{
     views::OkJson,
 };
 use crate::{
+    auth::unsubscribe,
     domain::{NoticeKind, ValidationError},
     error::{AppError, Result},
-    mail::unsubscribe,
     state::AppState,
 };
 

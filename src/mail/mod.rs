@@ -9,7 +9,6 @@
 //! `Message-ID`, which lets mail systems drop the copy.
 
 mod account;
-pub mod unsubscribe;
 
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -25,6 +24,7 @@ use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
+    auth::unsubscribe,
     causes::describe,
     config::MailConfig,
     domain::{Event, Phrase, say},

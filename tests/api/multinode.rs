@@ -191,7 +191,7 @@ async fn when_a_node_dies_the_other_serves_on_and_it_rejoins() {
 
     // A serves HTTP and real-time as before; what B acknowledged is there.
     let on_a = a.client();
-    assert_eq!(on_a.get(&item_path(&item)).await.1, item);
+    assert_eq!(on_a.get(&item_path(&item)).await.1, in_public_view(&item));
     let (a1, a2) = (
         Sio::connect_to(&a.url, Transport::Websocket, &[]).await,
         Sio::connect_to(&a.url, Transport::Polling, &[]).await,
