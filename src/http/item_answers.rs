@@ -232,7 +232,18 @@ pub(super) async fn answer(state: &AppState, item: &Item, keys: &ItemKeys) -> Re
         .into_response())
 }
 
-/// Names one state of one item in one selection of keys, as its reader is shown it.
+/// Names one state of one item in one selection of keys, as its reader is shown it. Its
+/// `holdUntil` follows its category's and site's periods, which change no item's version:
+/// they are named too when it is selected.
 pub(super) fn item_etag(item: &Item, keys: &ItemKeys) -> HeaderValue {
-    etag(&format!("i{}.{}.{}", item.id, item.version, digest(&keys.tag(item))))
+    let periods = match keys.contains(ItemKey::HoldUntil) {
+        true => format!(".{:?}.{:?}", item.category_hold_days, item.site_hold_days),
+        false => String::new(),
+    };
+    etag(&format!(
+        "i{}.{}.{}{periods}",
+        item.id,
+        item.version,
+        digest(&keys.tag(item))
+    ))
 }

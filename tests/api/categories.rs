@@ -216,8 +216,9 @@ async fn a_categorys_period_holds_its_found_items_at_every_site() {
     // A changed period holds at once, over the site's own.
     let (status, site) = office.patch("/api/sites/1", json!({ "holdDays": 20 })).await;
     assert_eq!(status, StatusCode::OK, "{site}");
-    let (_, phone) = office.get(&path(&phone)).await;
-    assert_eq!(held_days(&phone), 180, "{phone}");
+    let read = office.send(office.request(reqwest::Method::GET, &path(&phone))).await;
+    assert_eq!(held_days(&read.body), 180, "{}", read.body);
+    let tag = read.headers[reqwest::header::ETAG].clone();
     assert_eq!(
         office
             .patch("/api/categories/electronics", json!({ "holdDays": 7 }))
@@ -225,7 +226,11 @@ async fn a_categorys_period_holds_its_found_items_at_every_site() {
             .0,
         StatusCode::OK
     );
-    let (_, phone) = office.get(&path(&phone)).await;
+    // The item did not change, its representation did: a copy kept before is not current.
+    let again = office
+        .request(reqwest::Method::GET, &path(&phone))
+        .header(reqwest::header::IF_NONE_MATCH, tag);
+    let phone = office.send(again).await.body;
     assert_eq!(held_days(&phone), 7, "{phone}");
 
     // A category removed: its reports keep it as text, and take the site's period.
