@@ -143,11 +143,12 @@ const MATCHING: &str = concat!(
     " ORDER BY CASE WHEN $4 = 'name' THEN lower(name) END, CASE WHEN $4 = 'newest' THEN created_at END DESC, \
      CASE WHEN $4 = 'oldest' THEN created_at END, lower(id) LIMIT $5 OFFSET $6"
 );
-/// Changes what the patch names; `$4` says whether `email` is among them.
+/// Changes what the patch names; `$4` says whether `email` is among them. An erased account
+/// (what the office keeps of one) is no account to change.
 const UPDATE_ACCOUNT: &str = concat!(
     "UPDATE users SET name = COALESCE($2, name), is_admin = COALESCE($3, is_admin), \
      email = CASE WHEN $4 THEN $5 ELSE email END, disabled = COALESCE($6, disabled) \
-     WHERE lower(id) = lower($1) RETURNING ",
+     WHERE lower(id) = lower($1) AND erased_at IS NULL RETURNING ",
     account_columns!()
 );
 /// Inserts nothing when an id that differs only in case is taken (the unique index on
@@ -469,12 +470,13 @@ impl Store {
     }
 
     /// Sets a new password hash and ends every session of the user and every link to set a
-    /// password. An account linked to single sign-on gets none: it signs in there only.
+    /// password. An account linked to single sign-on gets none: it signs in there only; an
+    /// erased one is none.
     pub async fn set_password_hash(&self, id: &str, password_hash: &str) -> Result<PasswordSet, StoreError> {
         with_pool!(self, write, |pool| {
             let stored: Option<(String, bool)> = pool
                 .rows(
-                    "SELECT id, oidc_subject IS NOT NULL FROM users WHERE lower(id) = lower($1)",
+                    "SELECT id, oidc_subject IS NOT NULL FROM users WHERE lower(id) = lower($1) AND erased_at IS NULL",
                     &[id.into()],
                 )
                 .await?

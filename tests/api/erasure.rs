@@ -88,6 +88,19 @@ async fn an_erased_account_is_gone_and_what_the_office_keeps_names_nobody() {
             .await,
         [if on_postgres() { "true" } else { "1" }]
     );
+    // Nobody can make it an account again: no enabling it, no password for it.
+    let path = format!("/api/users/{erased}");
+    assert_error(
+        &office.patch(&path, json!({ "disabled": false })).await,
+        StatusCode::NOT_FOUND,
+        "User not found",
+    );
+    let password = json!({ "password": "a-new-password" });
+    assert_error(
+        &office.post(&format!("{path}/password"), password).await,
+        StatusCode::NOT_FOUND,
+        "User not found",
+    );
     let handed_over = claim_of(&office, umbrella, &pickup).await;
     assert_eq!(
         (&handed_over["claimant"], &handed_over["status"]),
