@@ -4,7 +4,7 @@
 // and colour, with a legend; the item view's small map; clusters that are no tab stops.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { count, login, noPageErrors, screenshot, signIn, useService } from "./harness.mjs";
+import { count, login, noHorizontalOverflow, noPageErrors, screenshot, signIn, useService } from "./harness.mjs";
 
 const TITLE = "Green thermos flask";
 const PLACE = "Quillfeather Hall, room 204, desk 7";
@@ -255,4 +255,15 @@ test("an administrator imports named places; a report chooses one by name from t
   await page.getByText("“Red umbrella” is reported and waits for review").waitFor();
   assert.deepEqual([posts[1].postDataJSON().lat, posts[1].postDataJSON().lng], [51.523, -0.13]);
   noPageErrors(page);
+
+  // At 320 pixels, the suggestions fit under the field.
+  const narrow = await service.open("/#/report", { size: "narrow" });
+  await login(narrow, "alice", "alice-demo-pass");
+  const field = narrow.locator("#report-form").getByRole("combobox", { name: "Place" });
+  await field.focus();
+  await narrow.keyboard.type("l");
+  await count(narrow.getByRole("listbox", { name: "Named places" }).getByRole("option"), 2);
+  await noHorizontalOverflow(narrow, "the place suggestions at 320 px");
+  await screenshot(narrow, "place-suggestions-narrow");
+  noPageErrors(narrow);
 });
