@@ -72,7 +72,7 @@ export class PlacePicker {
       h("li", { id: `${this.options.id}-${n}`, role: "option", "aria-selected": "false",
         // Taken before the input loses its focus to the click.
         onmousedown: (event) => { event.preventDefault(); this.take(place); } }, place.name)));
-    const open = this.matches.length > 0 && this.namedPlaces.length > 0;
+    const open = this.matches.length > 0;
     this.options.hidden = !open;
     this.input.setAttribute("aria-expanded", String(open));
     if (this.namedPlaces.length > 0) {
