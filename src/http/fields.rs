@@ -125,10 +125,17 @@ impl ItemKey {
     /// reported it, always; its description and photo when its category is sensitive.
     fn withheld_from_public(self, item: &Item) -> bool {
         match self {
-            Self::StoragePlace | Self::CreatedBy => true,
             Self::Desc | Self::ImgData | Self::PhotoUrl | Self::ThumbUrl => item.sensitive,
-            _ => false,
+            key => key.withheld_in_public_view(),
         }
+    }
+
+    /// Whether the public view leaves it out of some items.
+    fn withheld_in_public_view(self) -> bool {
+        matches!(
+            self,
+            Self::StoragePlace | Self::CreatedBy | Self::Desc | Self::ImgData | Self::PhotoUrl | Self::ThumbUrl
+        )
     }
 }
 
@@ -222,6 +229,12 @@ impl ItemKeys {
     /// Whether they name a key only staff may have: then who asks matters.
     pub fn asks_private(&self) -> bool {
         self.keys.iter().any(|k| k.private())
+    }
+
+    /// Whether they name a key the public view may leave out: then, in that view, who asks
+    /// matters (a reporter sees their own reports whole).
+    pub fn may_withhold(&self) -> bool {
+        self.keys.iter().any(|k| k.withheld_in_public_view())
     }
 
     /// The keys, in the order answers carry them.

@@ -35,22 +35,31 @@ impl Reader {
             user: user.map(|user| user.id.clone()),
             reads_all,
             visible: state.config.custody.visibility(user),
-            limited: !reads_all && state.config.custody.public_view == PublicView::Limited,
+            limited: !reads_all && Self::public_view_limited(state),
         }
     }
 
     /// The reader of a public request: its session is read only when it matters — when not
-    /// every state is public, when others' reports are shown in the public view (a reporter
-    /// sees their own whole), or when the request asks for what only staff may have
-    /// (`private`) — so, without a session cookie, public reads cost no session lookup.
-    pub async fn of_request(state: &AppState, headers: &HeaderMap, private: bool) -> Result<Self> {
-        let custody = &state.config.custody;
-        let session = if private || custody.restricts() || custody.public_view == PublicView::Limited {
+    /// every state is public, or when the answer depends on who asks (`asks_who`: see
+    /// [`Reader::answer_depends_on_who`]) — so most public reads cost no session lookup.
+    pub async fn of_request(state: &AppState, headers: &HeaderMap, asks_who: bool) -> Result<Self> {
+        let session = if asks_who || state.config.custody.restricts() {
             state.sessions.resolve(headers).await?
         } else {
             None
         };
         Ok(Self::of(state, session.as_ref()))
+    }
+
+    /// Whether others' reports are shown in the public view (`LOSTFOUND_PUBLIC_VIEW=limited`).
+    pub fn public_view_limited(state: &AppState) -> bool {
+        state.config.custody.public_view == PublicView::Limited
+    }
+
+    /// Whether an answer with `keys` depends on who asks: it names a key only staff may have,
+    /// or, in the public view, one it leaves out of others' reports.
+    pub fn answer_depends_on_who(state: &AppState, keys: &ItemKeys) -> bool {
+        keys.asks_private() || (Self::public_view_limited(state) && keys.may_withhold())
     }
 
     /// Only a reader who may read everything ([`Action::ReadAll`]), or 401 / 403.
