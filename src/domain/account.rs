@@ -296,14 +296,18 @@ pub struct PasswordChange {
     new: Password,
 }
 
+/// `current`: the password a signed-in user gives again to confirm a change of theirs.
+pub fn current_password(body: &Map<String, Value>) -> Result<&str, ValidationError> {
+    Fields(body)
+        .string("current")?
+        .filter(|current| !current.is_empty())
+        .ok_or_else(|| ValidationError::new("current", "Current password required"))
+}
+
 impl PasswordChange {
     pub fn parse(body: &Map<String, Value>) -> Result<Self, ValidationError> {
-        let f = Fields(body);
-        let current = f
-            .string("current")?
-            .filter(|current| !current.is_empty())
-            .ok_or_else(|| ValidationError::new("current", "Current password required"))?;
-        let new = f
+        let current = current_password(body)?;
+        let new = Fields(body)
             .string("password")?
             .ok_or_else(|| ValidationError::new("password", "Required fields missing"))?;
         Ok(Self {

@@ -38,7 +38,7 @@ use std::borrow::Cow;
 
 pub use account::{
     Account, AccountPatch, AccountQuery, AccountSort, EmailChange, ImportedAccount, NewAccount, PasswordChange,
-    PasswordReset, ProfileChange,
+    PasswordReset, ProfileChange, current_password,
 };
 pub use bin::{Bin, BinFields, MAX_BIN_NAME};
 pub use category::{Category, CategoryFields, CategoryNames};

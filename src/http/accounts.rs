@@ -194,7 +194,9 @@ async fn change_own_password(
     body: JsonObject,
 ) -> Result<Response> {
     let change = PasswordChange::parse(&body.fields)?;
-    let attempt = confirm_password(&state, &session.user.id, change.current(), addr, &headers).await?;
+    let id = &session.user.id;
+    let stored = state.store.login_record(id).await?.map(|record| record.password_hash);
+    let attempt = confirm_password(&state, id, stored, change.current(), addr, &headers).await?;
     let device = state.throttle.succeeded(&attempt, &session.user.id).await?;
     set_password(&state.store, &state.passwords, &session.user.id, change.new_password()).await?;
     let cookie = state.sessions.start(&session.user.id, &headers).await?;

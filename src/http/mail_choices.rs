@@ -77,11 +77,9 @@ async fn choose(
         let Value::Bool(wanted) = wanted else {
             return Err(AppError::invalid("A choice must be true or false"));
         };
-        chosen.push((kind, *wanted));
+        chosen.push((kind.as_str(), *wanted));
     }
-    for (kind, wanted) in chosen {
-        state.store.choose_mail(&session.user.id, kind.as_str(), wanted).await?;
-    }
+    state.store.choose_mail(&session.user.id, &chosen).await?;
     Ok(Json(choices_of(&state, &session.user.id).await?))
 }
 
@@ -100,6 +98,6 @@ async fn unsubscribe(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
     if !unsubscribe::valid(&state.store.mail_key().await?, user, kind.as_str(), token) {
         return Err(invalid());
     }
-    state.store.choose_mail(user, kind.as_str(), false).await?;
+    state.store.choose_mail(user, &[(kind.as_str(), false)]).await?;
     Ok(Json(OkJson::DONE))
 }

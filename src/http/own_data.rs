@@ -26,7 +26,7 @@ use super::{
     views::{AccountJson, ClaimJson, ClaimMessageJson, ItemJson, OkJson},
 };
 use crate::{
-    domain::{ItemFilter, Notification, ValidationError, WrittenMessage},
+    domain::{ItemFilter, Notification, WrittenMessage, current_password},
     error::{AppError, Result},
     json::NotificationJson,
     state::AppState,
@@ -214,16 +214,11 @@ async fn erase(
     body: JsonObject,
 ) -> Result<Response> {
     let id = &session.user.id;
-    let record = state.store.login_record(id).await?;
+    let stored = state.store.login_record(id).await?.map(|record| record.password_hash);
     // Signing in by single sign-on or an emailed link: the session is all there is to show.
-    if record.is_some_and(|record| record.password_hash != NO_PASSWORD) {
-        let current = body
-            .fields
-            .get("current")
-            .and_then(|current| current.as_str())
-            .filter(|current| !current.is_empty())
-            .ok_or_else(|| ValidationError::new("current", "Current password required"))?;
-        confirm_password(&state, id, current, addr, &headers).await?;
+    if stored.as_deref().is_some_and(|hash| hash != NO_PASSWORD) {
+        let current = current_password(&body.fields)?;
+        confirm_password(&state, id, stored, current, addr, &headers).await?;
     }
     match state.store.erase_account(id, now_ms()).await? {
         AccountChange::Done(anonymous) => {

@@ -146,21 +146,17 @@ pub(super) async fn admit(state: &AppState, account_id: &str, addr: IpAddr, head
 }
 
 /// Checks `current`, the password of `account_id` given again to confirm what it is asked
-/// for: 403 `Wrong password`, or 429 when the throttle refuses. Guessing it with a stolen
-/// session is guessing a login: the same counts and limits.
+/// for, against `stored`, its hash: 403 `Wrong password`, or 429 when the throttle refuses.
+/// Guessing it with a stolen session is guessing a login: the same counts and limits.
 pub(super) async fn confirm_password(
     state: &AppState,
     account_id: &str,
+    stored: Option<String>,
     current: &str,
     addr: IpAddr,
     headers: &HeaderMap,
 ) -> Result<Attempt> {
     let attempt = admit(state, account_id, addr, headers).await?;
-    let stored = state
-        .store
-        .login_record(account_id)
-        .await?
-        .map(|record| record.password_hash);
     if !state.passwords.verify(current.to_owned(), stored).await? {
         return Err(AppError::NotAllowed("Wrong password"));
     }

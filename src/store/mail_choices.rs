@@ -4,7 +4,7 @@
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use rand::RngCore;
 
-use super::{Store, StoreError};
+use super::{Store, StoreError, statement::Tx, with_pool};
 
 const KEY: &str = "SELECT value FROM service_keys WHERE name = 'mail'";
 const MAKE_KEY: &str = "INSERT INTO service_keys (name, value) VALUES ('mail', $1) ON CONFLICT DO NOTHING";
@@ -33,9 +33,15 @@ impl Store {
         Ok(rows.into_iter().map(|(kind,)| kind).collect())
     }
 
-    /// Whether `user` wants notices of `kind` by email from now on.
-    pub async fn choose_mail(&self, user: &str, kind: &str, wanted: bool) -> Result<(), StoreError> {
-        let statement = if wanted { OPT_IN } else { OPT_OUT };
-        self.write(statement, &[user.into(), kind.into()]).await.map(drop)
+    /// Whether `user` wants notices of each kind `choices` names by email from now on, in one
+    /// transaction.
+    pub async fn choose_mail(&self, user: &str, choices: &[(&str, bool)]) -> Result<(), StoreError> {
+        with_pool!(self, write, |pool| {
+            for (kind, wanted) in choices {
+                let statement = if *wanted { OPT_IN } else { OPT_OUT };
+                pool.run(statement, &[user.into(), (*kind).into()]).await?;
+            }
+            Ok(())
+        })
     }
 }
