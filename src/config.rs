@@ -95,6 +95,9 @@ pub struct Config {
     pub mail: MailConfig,
 
     #[command(flatten)]
+    pub push: PushConfig,
+
+    #[command(flatten)]
     pub accounts: AccountsConfig,
 
     /// Where and when people collect what they claimed, and what ID to bring (free text,
@@ -361,6 +364,25 @@ pub struct MailConfig {
     #[arg(long, env = "LOSTFOUND_MAIL_POLL_SECONDS", default_value_t = 5,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub mail_poll_seconds: u64,
+}
+
+/// Web Push: notices sent to the devices people allow, through their browsers' push services.
+#[derive(Debug, Clone, Args)]
+pub struct PushConfig {
+    /// Whether notices go to the devices people turn them on for (Web Push): the notices that
+    /// go by email, through the browser makers' push services, which the service must reach.
+    #[arg(long, env = "LOSTFOUND_PUSH", default_value_t = true, action = clap::ArgAction::Set)]
+    pub push: bool,
+
+    /// Who push services may write to about this service's messages (the VAPID `sub`):
+    /// `mailto:…` or `https://…`. Unset: `LOSTFOUND_MAIL_FROM`'s address, else the public URL.
+    #[arg(long, env = "LOSTFOUND_PUSH_CONTACT")]
+    pub push_contact: Option<String>,
+
+    /// Lets devices name any endpoint, plain `http` and addresses on this network included (a
+    /// private push server; tests). Off: only `https` to a host name that is not this machine.
+    #[arg(long, env = "LOSTFOUND_PUSH_ANY_ENDPOINT", default_value_t = false, action = clap::ArgAction::Set)]
+    pub push_any_endpoint: bool,
 }
 
 /// An SMTP URL, which may hold a password: shown without its user and password.

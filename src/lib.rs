@@ -22,6 +22,7 @@ pub mod meaning;
 pub mod metrics;
 pub mod net;
 pub mod origins;
+pub mod push;
 pub mod realtime;
 pub mod redis;
 pub mod server;
@@ -57,6 +58,8 @@ pub struct App {
     mailer: Option<mail::Mailer>,
     /// What this node's mail sender has done, when there is one.
     mail_progress: watch::Sender<mail::Progress>,
+    /// Set when notices are pushed to devices.
+    pusher: Option<push::Pusher>,
     /// Set when metrics are served.
     metrics: Option<(TcpListener, &'static metrics_exporter_prometheus::PrometheusHandle)>,
 }
@@ -108,6 +111,17 @@ impl App {
                 "gave categories the periods LOSTFOUND_HOLD_DAYS_BY_CATEGORY names"
             );
         }
+        let pusher = push::Pusher::from_config(
+            &config.push,
+            config.mail.mail_from.as_deref(),
+            config.public_url.as_deref(),
+            &store,
+        )
+        .await
+        .context("cannot make or read the service's push key")?;
+        if pusher.is_some() {
+            store = store.with_push_outbox();
+        }
         let (redis, redis_health) = match &config.redis_url {
             Some(url) => {
                 let (adapter, health) = redis::connect(url).await?;
@@ -122,7 +136,8 @@ impl App {
         let listener = TcpListener::bind(config.bind)
             .await
             .with_context(|| format!("cannot listen on {}", config.bind))?;
-        let state = AppState::new(config, store, redis_health).await?;
+        let push_key = pusher.as_ref().map(|pusher| pusher.public_key().to_owned());
+        let state = AppState::new(config, store, redis_health, push_key).await?;
         let api = http::router(state.clone());
         let (socket_io, realtime) =
             realtime::Server::attach(BoxCloneSyncService::new(api.clone()), state.clone(), redis).await?;
@@ -147,6 +162,7 @@ impl App {
             realtime,
             mailer,
             mail_progress: watch::Sender::default(),
+            pusher,
             metrics,
         })
     }
@@ -183,6 +199,10 @@ impl App {
                 self.mail_progress,
             ))
         });
+        let push = self.pusher.map(|pusher| {
+            let (store, events) = (self.state.store.clone(), self.state.events.subscribe());
+            tokio::spawn(push::send_queued(store, pusher, events, stop_mail.clone()))
+        });
         let realtime = self.realtime;
         let timeout = LimitsConfig::seconds(self.state.config.limits.shutdown_timeout).unwrap_or(Duration::MAX);
         let deadline = Arc::new(std::sync::OnceLock::new());
@@ -213,6 +233,10 @@ impl App {
         // A message being sent is finished (and recorded as sent) before the database closes,
         // within the shutdown timeout: else it stays leased, and is sent once its lease ends.
         stop_mail.cancel();
+        // A push being sent when the database closes is sent again once its lease ends.
+        if let Some(push) = push {
+            push.abort();
+        }
         if let Some(mut mail) = mail {
             let stopped = async {
                 let _ = (&mut mail).await;

@@ -50,10 +50,17 @@ pub struct Shared {
     /// stored with them), read from the configuration once.
     pub hold: Arc<HoldPolicy>,
     pub config: Arc<Config>,
+    /// The key devices subscribe to push messages with, base64url; `None` while push is off.
+    pub push_key: Option<String>,
 }
 
 impl AppState {
-    pub async fn new(config: Config, store: Store, redis: Option<RedisHealth>) -> anyhow::Result<Self> {
+    pub async fn new(
+        config: Config,
+        store: Store,
+        redis: Option<RedisHealth>,
+        push_key: Option<String>,
+    ) -> anyhow::Result<Self> {
         let meanings = Meanings::load(config.model.as_deref()).await?;
         let store = store.with_meaning_model(meanings.model());
         Ok(Self(Arc::new(Shared {
@@ -75,6 +82,7 @@ impl AppState {
             hold: Arc::new(config.custody.hold()),
             events: Events::default(),
             config: Arc::new(config),
+            push_key,
         })))
     }
 }

@@ -1,10 +1,18 @@
 //! Timestamps: stored as milliseconds since the Unix epoch (UTC), formatted at the edge.
 
+use std::time::Duration;
+
 use time::{OffsetDateTime, format_description::FormatItem, macros::format_description};
 
 /// RFC 3339 in UTC with exactly three fractional digits, e.g. `2025-01-17T10:30:00.000Z`.
 const RFC3339_MILLIS: &[FormatItem<'static>] =
     format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+
+/// How long to wait before attempt `attempts + 1`, after `attempts` failed: `first`, doubled
+/// for each further attempt, up to `max`.
+pub fn backoff(attempts: u32, first: Duration, max: Duration) -> Duration {
+    first.saturating_mul(1 << attempts.saturating_sub(1).min(20)).min(max)
+}
 
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {

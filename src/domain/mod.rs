@@ -24,6 +24,7 @@ mod notification;
 mod particles;
 mod photo;
 mod phrases;
+mod push;
 pub mod receipt;
 pub mod search;
 mod signup;
@@ -67,6 +68,7 @@ pub use notification::{
 };
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use phrases::{Lang, Phrase, say};
+pub use push::PushSubscription;
 pub use signup::{AccountMailKind, BAD_LINK, LinkPurpose, LinkToken, NewPasswordByLink, ResetRequest, Signup};
 pub use site::{Site, SiteFields, nearest as nearest_site};
 pub use sso::{SsoClaims, SsoIdentity};

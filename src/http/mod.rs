@@ -23,6 +23,7 @@ mod notifications;
 mod openapi;
 mod own_data;
 mod places;
+mod push;
 mod reader;
 mod schemas;
 mod session;
@@ -69,6 +70,7 @@ pub fn router(state: AppState) -> impl Api {
         .merge(accounts::router())
         .merge(export::router())
         .merge(mail_choices::router())
+        .merge(push::router())
         .merge(own_data::router())
         .merge(places::router())
         .merge(stats::router())
@@ -182,7 +184,7 @@ mod tests {
             ..Config::for_tests(&url)
         };
         let store = Store::connect(&url, Create::IfMissing).await.unwrap();
-        let state = AppState::new(config, store, None).await.unwrap();
+        let state = AppState::new(config, store, None, None).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let app = Router::new().fallback_service(with_layers(routes, state));

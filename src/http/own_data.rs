@@ -66,8 +66,19 @@ pub struct OwnDataJson<'a> {
     notifications: Vec<NotificationJson<'a>>,
     /// The items they said are not theirs, which matching no longer offers them.
     not_mine: Vec<i64>,
-    /// Which kinds of notice they get by email.
+    /// Which kinds of notice they get by email (and push).
     mail: ChoicesJson,
+    /// The devices their notices are pushed to, oldest first.
+    push_devices: Vec<PushDeviceJson>,
+}
+
+/// A device notices are pushed to: its push service's endpoint, and since when.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = PushDeviceSince)]
+pub struct PushDeviceJson {
+    endpoint: String,
+    created_at: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -160,6 +171,16 @@ async fn export(State(state): State<AppState>, SignedIn(session): SignedIn) -> R
             .collect(),
         not_mine,
         mail: choices_of(&state, id).await?,
+        push_devices: state
+            .store
+            .push_devices(id)
+            .await?
+            .into_iter()
+            .map(|(endpoint, at)| PushDeviceJson {
+                endpoint,
+                created_at: format_ms(at),
+            })
+            .collect(),
     };
     let attachment = format!("attachment; filename=\"lostfound-{}.json\"", file_name_part(id));
     Ok(([(header::CONTENT_DISPOSITION, attachment)], Json(document)).into_response())

@@ -469,6 +469,31 @@ pub struct PlaceBody {
     radius: Option<f64>,
 }
 
+/// A device's push subscription, as the browser's `PushSubscription.toJSON()` writes it.
+#[derive(ToSchema)]
+pub struct PushSubscriptionBody {
+    /// The push service's URL for this device: `https`, not this machine.
+    #[schema(max_length = 1000)]
+    endpoint: String,
+    keys: PushKeysBody,
+}
+
+/// The keys a push message to the device is encrypted to (RFC 8291), base64url.
+#[derive(ToSchema)]
+pub struct PushKeysBody {
+    /// The device's P-256 public key, uncompressed (65 bytes).
+    p256dh: String,
+    /// The device's authentication secret (16 bytes).
+    auth: String,
+}
+
+/// The device to stop pushing to.
+#[derive(ToSchema)]
+pub struct PushEndpointBody {
+    #[schema(max_length = 1000)]
+    endpoint: String,
+}
+
 /// A category's name in each language: `en` is required, each 1–100 characters.
 #[derive(ToSchema)]
 pub struct CategoryNamesBody {

@@ -28,8 +28,9 @@ use crate::{
     causes::describe,
     config::MailConfig,
     domain::{Event, Phrase, say},
+    events::sending_queued,
     store::{OutgoingAccountMail, OutgoingMail, Store},
-    time::now_ms,
+    time::{backoff, now_ms},
 };
 
 /// How long one SMTP exchange may take before it counts as failed.
@@ -153,8 +154,7 @@ fn one_line(text: &str) -> String {
 
 /// How long to wait before attempt `attempts + 1`, after `attempts` failed.
 fn retry_delay(attempts: u32) -> Duration {
-    let doubled = FIRST_RETRY_DELAY.saturating_mul(1 << attempts.saturating_sub(1).min(20));
-    doubled.min(MAX_RETRY_DELAY)
+    backoff(attempts, FIRST_RETRY_DELAY, MAX_RETRY_DELAY)
 }
 
 /// What a node's sender has done so far: how many times it looked at the outbox (a pass
@@ -187,20 +187,7 @@ pub async fn send_queued(
             () = stop.cancelled() => return,
             () = tokio::time::sleep(wait) => {}
             // Mail queued on this node: looked at now rather than at the next poll.
-            () = mail_queued(&mut events) => {}
-        }
-    }
-}
-
-/// Returns once this node publishes an event that may have queued mail (or events were
-/// missed, some of which may have).
-async fn mail_queued(events: &mut broadcast::Receiver<Event>) {
-    loop {
-        match events.recv().await {
-            Ok(event) if !event.queues_mail() => {}
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return,
-            // Nobody publishes any more: the poll alone remains.
-            Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            () = sending_queued(&mut events) => {}
         }
     }
 }

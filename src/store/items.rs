@@ -450,7 +450,7 @@ impl Store {
         let derived = derived_of(&item);
         let reviewed = item.status() == ItemStatus::Pending;
         // What the write in place owns.
-        let (reporter, mail) = (created_by.to_owned(), self.mail_outbox);
+        let (reporter, outboxes) = (created_by.to_owned(), self.outboxes());
         let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(
             self,
             write,
@@ -462,7 +462,7 @@ impl Store {
                     insert_photo_in_place(connection, row.id, photo)?;
                 }
                 let notified = if reviewed {
-                    notify_reviewers_in_place(connection, mail, row.id, &reporter, now)?
+                    notify_reviewers_in_place(connection, outboxes, row.id, &reporter, now)?
                 } else {
                     Vec::new()
                 };

@@ -25,6 +25,7 @@ mod messages;
 mod notifications;
 mod outbox;
 mod places;
+mod push;
 mod retention;
 mod sessions;
 mod signup;
@@ -63,6 +64,7 @@ pub use items::{ChangeRecord, Thumbnail};
 pub use listing::{Count, EXACT_COUNT_UP_TO};
 pub use meanings::{Unencoded, Written};
 pub use outbox::OutgoingMail;
+pub use push::{DEVICES_PER_ACCOUNT, OutgoingPush};
 pub use retention::Forgotten;
 pub use sessions::ENDED_SESSIONS_KEPT_MS;
 pub use signup::{EmailState, ImportOutcome, SignupOutcome, Verified};
@@ -91,6 +93,8 @@ pub struct Store {
     /// Whether mail with links about an account (to verify a new address) is queued: email
     /// is configured, and the public URL the links point to is known.
     account_links: bool,
+    /// Whether notifications are also queued to be pushed to devices (while Web Push is on).
+    push_outbox: bool,
     /// Statements run that search (see [`Store::searches`]).
     searches: Arc<std::sync::atomic::AtomicU64>,
     /// The sentence encoder's model whose meanings are read (see `meaning`), once known.
@@ -240,6 +244,7 @@ impl Store {
             name: name.into(),
             probed: Arc::default(),
             mail_outbox: false,
+            push_outbox: false,
             account_links: false,
             searches: Arc::default(),
             meaning_model: None,

@@ -93,6 +93,12 @@ const QUEUE_MAIL: &str = "INSERT INTO mail_outbox (notification_id, next_attempt
      SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
      WHERE n.id = $1 AND u.email IS NOT NULL AND NOT u.disabled \
        AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)";
+/// Queues notification `$1` for each of its reader's devices, due at `$2`, unless its kind is
+/// one they asked not to be sent.
+const QUEUE_PUSH: &str = "INSERT INTO push_outbox (notification_id, subscription_id, next_attempt_at) \
+     SELECT n.id, s.id, $2 FROM notifications n JOIN push_subscriptions s ON s.user_id = n.user_id \
+     WHERE n.id = $1 \
+       AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)";
 const LIST: &str = concat!(
     "SELECT ",
     notification_columns!(),
@@ -210,10 +216,31 @@ fn notify_user_args<'a>(user: &'a str, notice: &'a Notice, now: i64) -> [Arg<'a>
     [user.into(), kind, item, text, at, phrase, items]
 }
 
-/// [`Store::notify_reviewers`] in place (see `in_place`), queuing mail when `mail`.
+/// Where the notifications a store writes are queued to be sent besides the bell: copied out
+/// of the store for a write in place (see `in_place`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Outboxes {
+    mail: bool,
+    push: bool,
+}
+
+impl Outboxes {
+    /// Queues notification `id`, just written in place, in each outbox.
+    fn queue_in_place(self, connection: &rusqlite::Connection, id: i64, now: i64) -> rusqlite::Result<()> {
+        if self.mail {
+            in_place::run(connection, QUEUE_MAIL, &[id.into(), now.into()])?;
+        }
+        if self.push {
+            in_place::run(connection, QUEUE_PUSH, &[id.into(), now.into()])?;
+        }
+        Ok(())
+    }
+}
+
+/// [`Store::notify_reviewers`] in place (see `in_place`), queuing what is sent in `outboxes`.
 pub(super) fn notify_reviewers_in_place(
     connection: &rusqlite::Connection,
-    mail: bool,
+    outboxes: Outboxes,
     item: ItemId,
     reporter: &str,
     now: i64,
@@ -229,9 +256,7 @@ pub(super) fn notify_reviewers_in_place(
                 let rows: Vec<NotificationRow> =
                     in_place::rows(connection, NOTIFY_USER, &notify_user_args(&user, &notice, now))?;
                 for row in &rows {
-                    if mail {
-                        in_place::run(connection, QUEUE_MAIL, &[row.id.into(), now.into()])?;
-                    }
+                    outboxes.queue_in_place(connection, row.id, now)?;
                 }
                 notified.extend(rows);
             }
@@ -349,10 +374,27 @@ impl Store {
         Ok(notified)
     }
 
-    /// Queues a notification just written to be emailed, while email is configured.
+    /// Where this store queues the notifications it writes.
+    pub(super) fn outboxes(&self) -> Outboxes {
+        Outboxes {
+            mail: self.mail_outbox,
+            push: self.push_outbox,
+        }
+    }
+
+    /// Queues a notification just written to be emailed, while email is configured, and
+    /// pushed to its reader's devices, while push is.
     async fn queue_mail(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
         if self.mail_outbox {
             tx.run(QUEUE_MAIL, &[row.id.into(), now.into()]).await?;
+        }
+        self.queue_push(tx, row.id, now).await
+    }
+
+    /// Queues notification `id`, just written on `tx`, for its reader's devices.
+    pub(super) async fn queue_push(&self, tx: &mut impl Tx, id: i64, now: i64) -> sqlx::Result<()> {
+        if self.push_outbox {
+            tx.run(QUEUE_PUSH, &[id.into(), now.into()]).await?;
         }
         Ok(())
     }

@@ -39,6 +39,7 @@ mod photos;
 mod pickup;
 mod process;
 mod public_view;
+mod push;
 mod raw_sio;
 mod realtime;
 mod realtime_robustness;
