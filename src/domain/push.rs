@@ -99,7 +99,8 @@ fn decode(text: &str) -> Option<Vec<u8>> {
 
 /// `endpoint` when it is an absolute URL the service may send to.
 fn check_endpoint(endpoint: &str, any_endpoint: bool) -> Option<String> {
-    if endpoint.len() > MAX_ENDPOINT {
+    // Kept as the browser wrote it (the app names it so to remove it): nothing to tidy.
+    if endpoint.len() > MAX_ENDPOINT || endpoint.trim() != endpoint || endpoint.chars().any(char::is_control) {
         return None;
     }
     let url = url::Url::parse(endpoint).ok()?;
@@ -109,7 +110,7 @@ fn check_endpoint(endpoint: &str, any_endpoint: bool) -> Option<String> {
         "http" => any_endpoint,
         _ => false,
     };
-    (allowed && url.username().is_empty() && url.password().is_none()).then(|| url.to_string())
+    (allowed && url.username().is_empty() && url.password().is_none()).then(|| endpoint.to_owned())
 }
 
 /// A name that stands for this machine.
@@ -154,6 +155,8 @@ mod tests {
             "https://user:pw@push.example.net/x",
             "file:///etc/passwd",
             "push.example.net/x",
+            " https://push.example.net/x",
+            "https://push.example.net/x\n",
         ] {
             let err = PushSubscription::parse(endpoint, KEY, AUTH, false).unwrap_err();
             assert_eq!(err.field, Some("endpoint"), "{endpoint}");

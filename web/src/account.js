@@ -1,7 +1,7 @@
 // My account (#/account), for a logged-in user: the email address notifications go to, and
 // one waiting for confirmation; changing it (a link goes to the new address, the old one
 // stays in use until it is opened) or removing it; changing the password; a copy of one's
-// data; and deleting the account.
+// data; notifications on this device; and deleting the account.
 import { attempt } from "./api.js";
 import { showNotice } from "./announce.js";
 import { ask, confirmFirst } from "./ask.js";
@@ -10,6 +10,7 @@ import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { forgetNick } from "./nick.js";
 import { PasswordForm } from "./password.js";
+import { pushState, turnOffPush, turnOnPush } from "./push.js";
 
 /** Each kind of notice, in words that finish "Email me when …"; staff's own last. */
 const MAIL_KINDS = {
@@ -20,6 +21,13 @@ const MAIL_KINDS = {
   threadReply: () => t("account.mail.threadReply"),
   claimReceived: () => t("account.mail.claimReceived"),
   review: () => t("account.mail.review"),
+};
+/** What this device does with the person's notices, by `pushState()`. */
+const PUSH_STATES = {
+  on: () => t("push.stateOn"),
+  off: () => t("push.stateOff"),
+  blocked: () => t("push.stateBlocked"),
+  unsupported: () => "",
 };
 /** The kinds of notice only staff get. */
 const STAFF_KINDS = ["claimReceived", "review"];
@@ -40,6 +48,9 @@ export class Account {
     this.password = new PasswordForm(document.getElementById("password-form"), document.getElementById("password-toggle"));
     document.getElementById("account-erase").addEventListener("click", () => this.erase());
     this.mail = document.getElementById("mail-choices");
+    this.push = document.getElementById("push-panel");
+    this.pushToggle = document.getElementById("push-toggle");
+    this.pushToggle.addEventListener("click", () => this.togglePush());
   }
 
   show() {
@@ -63,6 +74,28 @@ export class Account {
     if (this.state.user?.id !== id) return;
     if (answer) this.render(answer);
     if (choices) this.renderMail(choices);
+    this.renderPush();
+  }
+
+  /** Whether this device gets the person's notices, and the button that changes it; nothing
+   *  where the browser or the service cannot push. */
+  async renderPush() {
+    const state = await pushState();
+    this.push.hidden = state === "unsupported";
+    this.pushOn = state === "on";
+    document.getElementById("push-state").textContent = PUSH_STATES[state]();
+    this.pushToggle.hidden = state === "blocked" || state === "unsupported";
+    this.pushToggle.textContent = this.pushOn ? t("push.turnOff") : t("push.turnOn");
+  }
+
+  async togglePush() {
+    if (this.pushOn) {
+      await turnOffPush();
+      showNotice(t("push.turnedOff"));
+    } else {
+      showNotice((await turnOnPush()) ? t("push.turnedOn") : t("push.notTurnedOn"));
+    }
+    await this.renderPush();
   }
 
   /** A box for each kind of notice its reader may get (staff's own kinds for staff only),

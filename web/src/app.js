@@ -6,6 +6,7 @@ import { clearAnnouncements, showError, showNotice } from "./announce.js";
 import { languageChosen, loadLanguage, t } from "./i18n.js";
 import { sendLanguage, wireLanguageSwitch } from "./language.js";
 import { forgetNick } from "./nick.js";
+import { renewPush, turnOffPush } from "./push.js";
 import { reconnect } from "./socket.js";
 import { Account } from "./account.js";
 import { Accounts } from "./accounts.js";
@@ -92,6 +93,7 @@ async function main() {
   wireSession();
   wireLanguageSwitch(state);
   renderSession();
+  if (state.user) renewPush();
   // A link to an item (a notification, a match) opens it like a click on its card does. A
   // screen's link followed while an item's closing step is under way waits for the step, which
   // would otherwise step back from the screen's address to the item's.
@@ -181,6 +183,8 @@ function showScreen(name, arg) {
 
 function wireSession() {
   document.getElementById("logout").addEventListener("click", async () => {
+    // This device stops getting notices first: the next person on it must not get them.
+    await turnOffPush();
     if (!(await attempt("POST", "/api/logout"))) return;
     forgetNick();
     setUser(null);

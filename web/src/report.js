@@ -11,6 +11,7 @@ import { sendForm } from "./fields.js";
 import { t } from "./i18n.js";
 import { scaledPhoto } from "./photo.js";
 import { PlacePicker } from "./place.js";
+import { declinePush, mayOfferPush, turnOnPush } from "./push.js";
 import { whenBody, whenFieldset } from "./when.js";
 
 export class Report {
@@ -23,10 +24,30 @@ export class Report {
     for (const radio of this.form.elements.kind) radio.addEventListener("change", () => this.showVisitorFields());
     this.form.addEventListener("submit", (event) => this.submit(event));
     this.place = new PlacePicker(this.form, document.getElementById("report-map"), document.getElementById("use-location"), state.config);
+    this.offer = document.getElementById("push-offer");
+    document.getElementById("push-offer-yes").addEventListener("click", () => this.answerOffer(true));
+    document.getElementById("push-offer-no").addEventListener("click", () => this.answerOffer(false));
+  }
+
+  /** After a lost report of one's own: news of it is what notifications on this device are
+   *  for, so this is when they are offered (once: "Not now" is kept). */
+  async offerPush() {
+    this.offer.hidden = !(await mayOfferPush());
+  }
+
+  async answerOffer(yes) {
+    if (yes) {
+      showNotice((await turnOnPush()) ? t("push.turnedOn") : t("push.notTurnedOn"));
+    } else {
+      declinePush();
+    }
+    this.offer.hidden = true;
+    this.form.elements.title.focus();
   }
 
   show() {
     const loggedIn = Boolean(this.state.user);
+    this.offer.hidden = true;
     // Visitors are asked to log in or sign up instead, and told where the desks are: without
     // an account (sign-up off), staff take the report there.
     document.getElementById("report-visitor").hidden = loggedIn;
@@ -78,6 +99,7 @@ export class Report {
     if (!item) return;
     this.form.reset();
     this.place.draw();
+    if (!visitor && body.kind === "lost") this.offerPush();
     showNotice(visitor ? t("report.doneVisitor", { title: item.title, name: visitor.name, email: visitor.email }) : t("report.done", { title: item.title }));
   }
 }

@@ -73,3 +73,40 @@ async function networkFirst(request) {
     throw error;
   }
 }
+
+// Web Push: a notice the service pushed to this device (encrypted to it; the browser decrypts
+// it). Shown as a system notification, one per notice (its tag); choosing it opens the app
+// there — the window already open when there is one.
+self.addEventListener("push", (event) => {
+  let notice;
+  try {
+    notice = event.data?.json() ?? {};
+  } catch {
+    notice = { body: event.data?.text() };
+  }
+  event.waitUntil(
+    self.registration.showNotification(notice.title || "Lost & Found", {
+      body: notice.body ?? "",
+      tag: notice.tag,
+      icon: "/assets/icons/icon-192.png",
+      badge: "/assets/icons/icon-192.png",
+      data: { url: new URL(notice.url ?? "#/", self.registration.scope).href },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = event.notification.data?.url ?? self.registration.scope;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        return open.navigate(url);
+      }
+      return self.clients.openWindow(url);
+    })(),
+  );
+});
