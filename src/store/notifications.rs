@@ -280,8 +280,8 @@ fn notice_args(notice: &Notice, now: i64) -> [Arg<'_>; 6] {
 
 impl Store {
     /// Writes `notice` for user `user` on `tx`, in the transaction of what caused it, and
-    /// queues it to be emailed when this store does that. A reporter whose account was
-    /// removed (their reports stay) is told nothing: `None`.
+    /// queues it to be emailed and pushed when this store does that. A reporter whose account
+    /// was removed (their reports stay) is told nothing: `None`.
     pub(super) async fn notify_user(
         &self,
         tx: &mut impl Tx,
@@ -291,7 +291,7 @@ impl Store {
     ) -> sqlx::Result<Option<NotificationRow>> {
         let row = write_notice(tx, user, notice, now).await?;
         if let Some(row) = &row {
-            self.queue_mail(tx, row, now).await?;
+            self.queue_to_send(tx, row, now).await?;
         }
         Ok(row)
     }
@@ -323,7 +323,7 @@ impl Store {
                     )
                     .await?;
                 if !due.is_empty() {
-                    self.queue_mail(pool, &row, now).await?;
+                    self.queue_to_send(pool, &row, now).await?;
                 }
                 rows.push(row);
             }
@@ -333,7 +333,7 @@ impl Store {
     }
 
     /// Writes `notice` on `tx` for those who look after its item's site (its staff, else the
-    /// administrators), queued to be emailed like [`Store::notify_user`].
+    /// administrators), queued to be sent like [`Store::notify_user`].
     pub(super) async fn notify_site_staff(
         &self,
         tx: &mut impl Tx,
@@ -342,7 +342,7 @@ impl Store {
     ) -> sqlx::Result<Vec<NotificationRow>> {
         let rows: Vec<NotificationRow> = tx.rows(NOTIFY_SITE_STAFF, &notice_args(notice, now)).await?;
         for row in &rows {
-            self.queue_mail(tx, row, now).await?;
+            self.queue_to_send(tx, row, now).await?;
         }
         Ok(rows)
     }
@@ -382,19 +382,14 @@ impl Store {
         }
     }
 
-    /// Queues a notification just written to be emailed, while email is configured, and
-    /// pushed to its reader's devices, while push is.
-    async fn queue_mail(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
+    /// Queues a notification just written to be sent besides the bell: emailed, while email is
+    /// configured, and pushed to its reader's devices, while push is on.
+    async fn queue_to_send(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
         if self.mail_outbox {
             tx.run(QUEUE_MAIL, &[row.id.into(), now.into()]).await?;
         }
-        self.queue_push(tx, row.id, now).await
-    }
-
-    /// Queues notification `id`, just written on `tx`, for its reader's devices.
-    pub(super) async fn queue_push(&self, tx: &mut impl Tx, id: i64, now: i64) -> sqlx::Result<()> {
         if self.push_outbox {
-            tx.run(QUEUE_PUSH, &[id.into(), now.into()]).await?;
+            tx.run(QUEUE_PUSH, &[row.id.into(), now.into()]).await?;
         }
         Ok(())
     }

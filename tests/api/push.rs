@@ -118,7 +118,7 @@ async fn devices_of(client: &TestClient) -> Vec<String> {
 
 #[tokio::test]
 async fn a_notice_goes_to_each_device_encrypted_and_signed_and_a_gone_device_is_forgotten() {
-    let mut receiver = Receiver::start(3, &[2]).await;
+    let mut receiver = Receiver::start(4, &[2]).await;
     let app = app_pushing().await;
     let (status, key) = app.client().get("/api/push/key").await;
     assert_eq!(status, StatusCode::OK, "{key}");
@@ -131,17 +131,23 @@ async fn a_notice_goes_to_each_device_encrypted_and_signed_and_a_gone_device_is_
     let office = app.logged_in("office", true).await;
     let ann = app.logged_in("ann", false).await;
     let bob = app.logged_in("bob", false).await;
-    for (client, device) in [(&ann, 0), (&bob, 1), (&ann, 2)] {
+    for (client, device) in [(&ann, 0), (&bob, 1), (&ann, 2), (&office, 3)] {
         let answer = client.post("/api/me/push", receiver.devices[device].clone()).await;
         assert_eq!(answer.0, StatusCode::CREATED, "{}", answer.1);
         assert_eq!(answer.1, json!({ "endpoint": receiver.endpoint(device) }));
     }
     assert_eq!(devices_of(&ann).await, [receiver.endpoint(0), receiver.endpoint(2)]);
 
-    // Ann's report approved: her notice, to each of her devices (no email is set up: push
-    // does not need it); the gone one answers 410 and is forgotten.
+    // Ann's report arrives: the desk is told it waits for review (a notice written with the
+    // report, in place on SQLite).
     let item = ann.create_item(item_body("Blue umbrella")).await;
     let id = item["id"].as_i64().unwrap();
+    let (device, message) = receiver.next_push().await;
+    assert_eq!(device, 3);
+    assert_eq!(message["url"], format!("#/items/{id}"), "{message}");
+
+    // Approved: her notice, to each of her devices (no email is set up: push does not need
+    // it); the gone one answers 410 and is forgotten.
     office.patch(&item_path(&item), json!({ "status": "approved" })).await;
     let mut seen = Vec::new();
     while seen.len() < 2 {
