@@ -19,15 +19,18 @@ async function serviceKey() {
   return key;
 }
 
+/** This device's subscription, or null. Through the worker's registration as it is, never
+ *  waiting for one: where none was made (a private window refuses them), logging out must
+ *  not wait forever. */
 async function subscription() {
-  const registration = await navigator.serviceWorker.ready;
-  return registration.pushManager.getSubscription();
+  const registration = await navigator.serviceWorker.getRegistration();
+  return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
-/** Where this device stands: "unsupported" (the browser or the service cannot), "blocked"
- *  (the browser's setting), "on" or "off". */
+/** Where this device stands: "unsupported" (the browser or the service cannot, or the app's
+ *  worker is not installed), "blocked" (the browser's setting), "on" or "off". */
 export async function pushState() {
-  if (!pushSupported() || !(await serviceKey())) return "unsupported";
+  if (!pushSupported() || !(await navigator.serviceWorker.getRegistration()) || !(await serviceKey())) return "unsupported";
   if (Notification.permission === "denied") return "blocked";
   return Notification.permission === "granted" && (await subscription()) ? "on" : "off";
 }
