@@ -11,8 +11,8 @@ use lostfound::{
     store::{Create, Store},
 };
 use tokio::{
-    io::{AsyncBufReadExt, AsyncRead, BufReader},
-    process::{Child, Command},
+    io::{AsyncBufReadExt, AsyncRead, BufReader, Lines},
+    process::{Child, ChildStdout, Command},
     task::JoinHandle,
 };
 
@@ -185,4 +185,31 @@ pub fn collect(pipe: impl AsyncRead + Unpin + Send + 'static, sink: Arc<Mutex<St
             sink.push('\n');
         }
     })
+}
+
+/// A Node script the tests talk to, killed when dropped: its standard output to read line by
+/// line, and its standard error gathered for the message of a test that fails.
+pub struct NodeScript {
+    pub child: Child,
+    pub stdout: Lines<BufReader<ChildStdout>>,
+    pub stderr: Arc<Mutex<String>>,
+}
+
+impl NodeScript {
+    /// Starts `node SCRIPT` with `env` added to the test's environment.
+    pub fn start(script: &str, env: &[(&str, &str)]) -> Self {
+        let mut child = Command::new("node")
+            .arg(script)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node is installed");
+        let stderr = Arc::default();
+        collect(child.stderr.take().unwrap(), Arc::clone(&stderr));
+        let stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        Self { child, stdout, stderr }
+    }
 }

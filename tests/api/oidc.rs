@@ -2,20 +2,14 @@
 //! child process, with its test controls; and a sign-on through it over HTTP as a browser does
 //! one: every redirect followed by hand, the provider's sign-in form posted.
 
-use std::{
-    process::Stdio,
-    sync::{Arc, Mutex},
-};
+use std::sync::{Arc, Mutex};
 
 use lostfound::config::Config;
 use reqwest::{StatusCode, Url, header::LOCATION, redirect::Policy};
 use serde_json::{Value, json};
-use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, Command},
-};
+use tokio::process::Child;
 
-use crate::{helpers::TestClient, mail::PUBLIC_URL, node::collect};
+use crate::{helpers::TestClient, mail::PUBLIC_URL, node::NodeScript};
 
 const CLIENT_ID: &str = "lostfound";
 const CLIENT_SECRET: &str = "lostfound-test-secret";
@@ -38,21 +32,20 @@ impl Provider {
             std::path::Path::new(dir).join("node_modules/oidc-provider").exists(),
             "the test OpenID provider is not installed: run npm ci --prefix tests/oidc"
         );
-        let mut child = Command::new("node")
-            .arg(format!("{dir}/provider.mjs"))
-            .env("OIDC_CLIENT_ID", CLIENT_ID)
-            .env("OIDC_CLIENT_SECRET", CLIENT_SECRET)
-            .env("OIDC_REDIRECT_URI", format!("{PUBLIC_URL}/api/oidc/callback"))
-            .env("OIDC_TAMPER", tamper.unwrap_or_default())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node is installed");
-        let stderr = Arc::default();
-        collect(child.stderr.take().unwrap(), Arc::clone(&stderr));
-        let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        let redirect = format!("{PUBLIC_URL}/api/oidc/callback");
+        let NodeScript {
+            child,
+            mut stdout,
+            stderr,
+        } = NodeScript::start(
+            &format!("{dir}/provider.mjs"),
+            &[
+                ("OIDC_CLIENT_ID", CLIENT_ID),
+                ("OIDC_CLIENT_SECRET", CLIENT_SECRET),
+                ("OIDC_REDIRECT_URI", &redirect),
+                ("OIDC_TAMPER", tamper.unwrap_or_default()),
+            ],
+        );
         let line = stdout.next_line().await.unwrap().unwrap_or_else(|| {
             panic!("the provider exited: {}", stderr.lock().unwrap());
         });

@@ -6,20 +6,15 @@
 //! removed gets nothing; bad subscriptions are refused and change nothing.
 
 use std::{
-    process::Stdio,
     sync::{Arc, Mutex},
     time::Duration,
 };
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, Command},
-    sync::mpsc,
-};
+use tokio::{process::Child, sync::mpsc};
 
-use crate::{helpers::*, node::collect};
+use crate::{helpers::*, node::NodeScript};
 
 /// The receiver as a child process: its devices' subscriptions, and what it printed since.
 struct Receiver {
@@ -38,19 +33,14 @@ impl Receiver {
             "the push receiver is not installed: run npm ci --prefix tests/clients"
         );
         let gone: Vec<String> = gone.iter().map(ToString::to_string).collect();
-        let mut child = Command::new("node")
-            .arg(format!("{dir}/push_receiver.mjs"))
-            .env("DEVICES", devices.to_string())
-            .env("GONE", gone.join(","))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("node is installed");
-        let stderr = Arc::default();
-        collect(child.stderr.take().unwrap(), Arc::clone(&stderr));
-        let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+        let NodeScript {
+            child,
+            mut stdout,
+            stderr,
+        } = NodeScript::start(
+            &format!("{dir}/push_receiver.mjs"),
+            &[("DEVICES", &devices.to_string()), ("GONE", &gone.join(","))],
+        );
         let (tx, lines) = mpsc::unbounded_channel();
         tokio::spawn(async move {
             while let Ok(Some(line)) = stdout.next_line().await {
