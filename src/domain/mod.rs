@@ -64,7 +64,8 @@ pub use meaning::{DIM as MEANING_DIM, Meaning, says_something};
 pub use message::{ChatInput, Message, MessageId, ThreadInput, ThreadRef, WrittenMessage, check_join_payload};
 pub use named_place::{NamedPlace, NewPlace};
 pub use notification::{
-    MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
+    COUNT_MARK, MAX_IDS as MAX_NOTIFICATION_IDS, Notice, NoticeKind, Notification, NotificationIds, NotificationPage,
+    review_phrase,
 };
 pub use photo::{NewPhoto, Photo, THUMB_TYPE, thumbnail_of_stored};
 pub use phrases::{Lang, Phrase, say};

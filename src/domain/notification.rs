@@ -69,6 +69,18 @@ pub struct Notice {
     pub items: Vec<ItemId>,
 }
 
+/// Stands for the count in [`review_phrase`] where the database counts (PostgreSQL's
+/// one-statement create writes the number over it).
+pub const COUNT_MARK: &str = "{count}";
+
+/// The words of a review notice for `count` new reports: a number, or [`COUNT_MARK`].
+pub fn review_phrase(count: &str) -> Phrase {
+    match count {
+        "1" => Phrase::new("review.one", &[]),
+        _ => Phrase::new("review.many", &[("count", count)]),
+    }
+}
+
 impl Notice {
     fn new(kind: NoticeKind, item_id: ItemId, phrase: Phrase) -> Self {
         Self {
@@ -140,12 +152,7 @@ impl Notice {
     /// To administrators: `count` new reports arrived for review (the first of them
     /// `first`) since the notice was written.
     pub fn review_waiting(first: ItemId, count: i64) -> Self {
-        let phrase = if count == 1 {
-            Phrase::new("review.one", &[])
-        } else {
-            Phrase::new("review.many", &[("count", &count.to_string())])
-        };
-        Self::new(NoticeKind::Review, first, phrase)
+        Self::new(NoticeKind::Review, first, review_phrase(&count.to_string()))
     }
 
     /// To the reporter of `item_id` and those who wrote in its thread: `nick` wrote there.

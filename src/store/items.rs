@@ -8,7 +8,10 @@ use super::{
     imports::{ADVANCE, ImportStep, advance_args},
     in_place::{self, converted},
     meanings,
-    notifications::{NotificationRow, committed, notify_reviewers_in_place},
+    notifications::{
+        NotificationRow, REVIEW_NOTICE_ARGS, committed, notify_reviewers_in_place, review_notice_args,
+        review_notice_ctes,
+    },
     statement::{Arg, Tx, bind_all},
     with_pool,
 };
@@ -191,13 +194,22 @@ const INSERT_COLUMNS: &str = "INSERT INTO items (title, descr, cat, kind, photo_
 /// Parameters a row of [`INSERT_COLUMNS`] takes.
 const ITEM_ARGS: usize = 29;
 
+/// Where [`item_args`] puts the list version.
+const VERSION_ARG: usize = 13;
+
 /// One row's values, its [`item_args`] from parameter `first`, each written `{mark}n`: `$n`
-/// for the drivers, SQLite's `?n` for a statement bound by position in place. A new item goes
-/// to the nearest site (the largest dot product of the two points as unit vectors), or the
-/// first when no site has a point.
-fn item_values(first: usize, mark: char) -> String {
+/// for the drivers, SQLite's `?n` for a statement bound by position in place; the list
+/// version is `version` where given (an SQL expression: its parameter is then not read). A
+/// new item goes to the nearest site (the largest dot product of the two points as unit
+/// vectors), or the first when no site has a point.
+fn item_values(first: usize, mark: char, version: Option<&str>) -> String {
     let p = |n: usize| format!("{mark}{}", first + n - 1);
-    let params: Vec<String> = (1..=24).map(p).collect();
+    let params: Vec<String> = (1..=24)
+        .map(|n| match version {
+            Some(version) if n == VERSION_ARG => version.to_owned(),
+            _ => p(n),
+        })
+        .collect();
     format!(
         "({}, COALESCE({}, (SELECT id FROM sites ORDER BY COALESCE(geo_x * {} + geo_y * {} + geo_z * {}, -2) DESC, id \
          LIMIT 1)), {}, {}, {}, {}, {})",
@@ -215,8 +227,45 @@ fn item_values(first: usize, mark: char) -> String {
 }
 
 /// Inserts one item and reads its row back.
-static INSERT_ITEM: LazyLock<String> =
-    LazyLock::new(|| format!("{INSERT_COLUMNS}{} RETURNING {}", item_values(1, '$'), item_columns!()));
+static INSERT_ITEM: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{INSERT_COLUMNS}{} RETURNING {}",
+        item_values(1, '$', None),
+        item_columns!()
+    )
+});
+
+/// A new item on PostgreSQL in one statement, so one round trip and no transaction around
+/// it: the next list version (its row locked only while the statement runs and commits), the
+/// item's row with that version ([`item_args`]' version is bound but not read), its photo
+/// (the three parameters after the notices', `NULL` without one), and the notices of those
+/// who review it ([`review_notice_ctes`]); it reads back the row and those notices, as JSON.
+static CREATE_POSTGRES: LazyLock<String> = LazyLock::new(|| {
+    let photo = ITEM_ARGS + REVIEW_NOTICE_ARGS + 1;
+    format!(
+        "WITH next AS ({NEXT_VERSION}), made AS ({INSERT_COLUMNS}{values} RETURNING *), \
+         photo AS (INSERT INTO photos (item_id, mime, bytes, thumb) \
+           SELECT made.id, ${mime}, ${bytes}, ${thumb} FROM made WHERE ${mime} IS NOT NULL), \
+         {notices} \
+         SELECT {columns}, (SELECT CAST(COALESCE(json_agg(told), '[]') AS TEXT) FROM told) AS notified \
+         FROM made AS items",
+        values = item_values(1, '$', Some("(SELECT version FROM next)")),
+        notices = review_notice_ctes(ITEM_ARGS + 1),
+        mime = photo,
+        bytes = photo + 1,
+        thumb = photo + 2,
+        columns = item_columns!(),
+    )
+});
+
+/// A row of [`CREATE_POSTGRES`].
+#[derive(sqlx::FromRow)]
+struct Created {
+    #[sqlx(flatten)]
+    row: ItemRow,
+    /// The notifications written, as `json_agg` wrote them.
+    notified: String,
+}
 
 /// Items an import writes with one statement through sqlx (PostgreSQL): each statement is a
 /// trip to the database. 32 rows of 29 parameters are within its limit.
@@ -230,7 +279,9 @@ const IMPORT_ROWS_IN_PLACE: usize = 200;
 /// `{mark}n` ([`item_values`]). (Made of the constants above and numbers: nothing of the items
 /// is in its text.)
 fn insert_items(rows: usize, mark: char) -> String {
-    let values: Vec<String> = (0..rows).map(|row| item_values(row * ITEM_ARGS + 1, mark)).collect();
+    let values: Vec<String> = (0..rows)
+        .map(|row| item_values(row * ITEM_ARGS + 1, mark, None))
+        .collect();
     format!("{INSERT_COLUMNS}{}", values.join(", "))
 }
 
@@ -448,37 +499,45 @@ pub struct Thumbnail {
 impl Store {
     pub async fn insert_item(&self, item: NewItem, created_by: &str, now: i64) -> Result<Committed<Item>, StoreError> {
         let derived = derived_of(&item);
-        let reviewed = item.status() == ItemStatus::Pending;
-        // What the write in place owns.
-        let (reporter, outboxes) = (created_by.to_owned(), self.outboxes());
-        let (row, notified): (ItemRow, Vec<NotificationRow>) = with_pool!(
-            self,
-            write,
-            in_place: move |connection| {
-                let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
-                let args = item_args(&item, &derived, &reporter, now, version);
-                let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
-                if let Some(photo) = item.photo() {
-                    insert_photo_in_place(connection, row.id, photo)?;
-                }
-                let notified = if reviewed {
-                    notify_reviewers_in_place(connection, outboxes, row.id, &reporter, now)?
-                } else {
-                    Vec::new()
-                };
-                Ok((row, notified))
-            },
-            |pool| {
-                let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
-                let row: ItemRow = insert_row!(pool, &item, &derived, created_by, now, version);
-                let notified = if reviewed {
-                    self.notify_reviewers(pool, row.id, created_by, now).await?
-                } else {
-                    Vec::new()
-                };
-                Ok((row, notified))
+        let (row, notified): (ItemRow, Vec<NotificationRow>) = match &self.db {
+            Db::Sqlite { writer, .. } => {
+                let reviewed = item.status() == ItemStatus::Pending;
+                // What the write in place owns.
+                let (reporter, outboxes) = (created_by.to_owned(), self.outboxes());
+                writer
+                    .run(move |connection| {
+                        let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
+                        let args = item_args(&item, &derived, &reporter, now, version);
+                        let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
+                        if let Some(photo) = item.photo() {
+                            insert_photo_in_place(connection, row.id, photo)?;
+                        }
+                        let notified = if reviewed {
+                            notify_reviewers_in_place(connection, outboxes, row.id, &reporter, now)?
+                        } else {
+                            Vec::new()
+                        };
+                        Ok((row, notified))
+                    })
+                    .await?
             }
-        )?;
+            Db::Postgres(pool) => {
+                let args: Vec<Arg<'_>> = item_args(&item, &derived, created_by, now, 0)
+                    .into_iter()
+                    .chain(review_notice_args(self.outboxes(), now))
+                    .collect();
+                let photo = item.photo();
+                let created: Created = bind_all!(sqlx::query_as(CREATE_POSTGRES.as_str()), &args)
+                    .bind(photo.map(|photo| photo.photo.mime.as_str()))
+                    .bind(photo.map(|photo| photo.photo.bytes.as_slice()))
+                    .bind(photo.map(|photo| photo.thumb.as_slice()))
+                    .fetch_one(pool)
+                    .await?;
+                let notified =
+                    serde_json::from_str(&created.notified).map_err(|err| sqlx::Error::Decode(err.into()))?;
+                (created.row, notified)
+            }
+        };
         Ok(committed(row.into_item(), notified))
     }
 

@@ -38,6 +38,13 @@ pub(super) const FORGET: &str = "DELETE FROM item_meanings WHERE item_id = $1";
 const WRITE: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
      SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM items WHERE id = $1) \
      ON CONFLICT (item_id) DO NOTHING";
+/// [`FORGET`] and [`WRITE`] for many items in one statement each, on PostgreSQL: the ids
+/// (`$1`) and meanings (`$3`) as arrays of the same length.
+const FORGET_ALL: &str = "DELETE FROM item_meanings WHERE item_id = ANY($1)";
+const WRITE_ALL: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
+     SELECT m.id, $2, m.meaning FROM unnest($1::bigint[], $3::bytea[]) AS m (id, meaning) \
+     WHERE EXISTS (SELECT 1 FROM items WHERE id = m.id) \
+     ON CONFLICT (item_id) DO NOTHING";
 const WRITTEN_SINCE: &str =
     "SELECT seq, item_id, meaning FROM item_meanings WHERE seq > $1 AND model = $2 ORDER BY seq LIMIT $3";
 const WORDS_AFTER: &str = "SELECT id, search_words FROM items WHERE id > $1 ORDER BY id LIMIT $2";
@@ -65,23 +72,40 @@ impl Store {
     }
 
     /// Stores what `model` made of each item's text (`None`: it says nothing), replacing
-    /// what was there, in one transaction.
+    /// what was there, in one transaction: on SQLite in place (two statements an item, prepared
+    /// once, on the writer's thread), on PostgreSQL two statements for them all.
     pub async fn write_meanings(&self, model: &str, meanings: &[(i64, Option<Meaning>)]) -> Result<(), StoreError> {
         if meanings.is_empty() {
             return Ok(());
         }
-        with_pool!(self, write, |pool| {
-            for (id, meaning) in meanings {
-                sqlx::query(FORGET).bind(id).execute(&mut *pool).await?;
-                sqlx::query(WRITE)
-                    .bind(id)
+        let (ids, bytes): (Vec<i64>, Vec<Option<Vec<u8>>>) = meanings
+            .iter()
+            .map(|(id, meaning)| (*id, meaning.as_ref().map(Meaning::to_bytes)))
+            .unzip();
+        let model_owned = model.to_owned();
+        with_pool!(
+            self,
+            write,
+            in_place: move |connection| {
+                let mut forget = connection.prepare_cached(FORGET)?;
+                let mut write = connection.prepare_cached(WRITE)?;
+                for (id, bytes) in ids.iter().zip(&bytes) {
+                    forget.execute([id])?;
+                    write.execute((id, &model_owned, bytes))?;
+                }
+                Ok(())
+            },
+            |pool| {
+                sqlx::query(FORGET_ALL).bind(&ids).execute(&mut *pool).await?;
+                sqlx::query(WRITE_ALL)
+                    .bind(&ids)
                     .bind(model)
-                    .bind(meaning.as_ref().map(Meaning::to_bytes))
+                    .bind(&bytes)
                     .execute(&mut *pool)
                     .await?;
+                Ok(())
             }
-            Ok(())
-        })
+        )
     }
 
     /// Meanings written by `model` after `seq`, oldest first, at most `limit`.

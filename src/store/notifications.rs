@@ -9,7 +9,10 @@ use super::{
     statement::{Arg, Tx},
     with_pool,
 };
-use crate::domain::{Committed, ItemId, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, Notification, NotificationIds};
+use crate::domain::{
+    COUNT_MARK, Committed, ItemId, Lang, MAX_NOTIFICATION_IDS as MAX_IDS, Notice, NoticeKind, Notification,
+    NotificationIds, review_phrase,
+};
 
 macro_rules! notification_columns {
     () => {
@@ -36,21 +39,25 @@ const THREAD_MAIL_DUE: &str = "INSERT INTO thread_mail (user_id, item_id, mailed
      WHERE thread_mail.mailed_at <= $4 RETURNING mailed_at";
 /// At most one email an hour per thread to each person; the bell has every reply.
 const THREAD_MAIL_EVERY_MS: i64 = 60 * 60 * 1000;
-/// Whether account `u` looks after the site of item `$item`: it works there, or it is an
-/// administrator and nobody active works there. Staff are told of their own site's reports
+/// Whether account `u` looks after site `$site` (an SQL expression): it works there, or it is
+/// an administrator and nobody active works there. Staff are told of their own site's reports
 /// and claims only, and a site without staff is not left unattended.
-macro_rules! looks_after_item_site {
-    ($item:literal) => {
+macro_rules! looks_after_site {
+    ($site:expr) => {
         concat!(
-            "NOT u.disabled AND (EXISTS (SELECT 1 FROM site_staff w JOIN items i ON i.site_id = w.site_id \
-             WHERE w.user_id = u.id AND i.id = ",
-            $item,
-            ") \
-             OR (u.is_admin AND NOT EXISTS (SELECT 1 FROM site_staff w JOIN items i ON i.site_id = w.site_id \
-             JOIN users s ON s.id = w.user_id WHERE i.id = ",
-            $item,
+            "NOT u.disabled AND (EXISTS (SELECT 1 FROM site_staff w WHERE w.user_id = u.id AND w.site_id = ",
+            $site,
+            ") OR (u.is_admin AND NOT EXISTS (SELECT 1 FROM site_staff w JOIN users s ON s.id = w.user_id \
+             WHERE w.site_id = ",
+            $site,
             " AND NOT s.disabled)))"
         )
+    };
+}
+/// Whether account `u` looks after the site of item `$item` (see [`looks_after_site`]).
+macro_rules! looks_after_item_site {
+    ($item:literal) => {
+        looks_after_site!(concat!("(SELECT site_id FROM items WHERE id = ", $item, ")"))
     };
 }
 /// Notifies those who look after the site of the notice's item (`$2`).
@@ -66,19 +73,26 @@ const REVIEW_WINDOW_MS: i64 = 10 * 60 * 1000;
 /// Those who look after item `$3`'s site but `$1`, each with their review-waiting notification
 /// written after `$2`, if any (its id, count and first item): one statement, as each costs the
 /// write a round trip to the database's thread.
-const REVIEWERS: &str = concat!(
-    "SELECT u.id, r.id, r.count, r.item_id FROM users AS u \
-     LEFT JOIN notifications AS r ON r.id = (SELECT n.id FROM notifications AS n \
-         WHERE n.user_id = u.id AND n.type = 'review' AND n.created_at > $2 ORDER BY n.id DESC LIMIT 1) \
-     WHERE u.id <> $1 AND ",
-    looks_after_item_site!("$3")
-);
+static REVIEWERS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT u.id, r.id, r.count, r.item_id FROM users AS u {} WHERE u.id <> $1 AND {}",
+        recent_review("$2"),
+        looks_after_item_site!("$3")
+    )
+});
+/// Joins to each account `u` its review notification of the window, written after `since`, as
+/// `r` (its columns `NULL` without one).
+fn recent_review(since: &str) -> String {
+    format!(
+        "LEFT JOIN notifications AS r ON r.id = (SELECT n.id FROM notifications AS n \
+         WHERE n.user_id = u.id AND n.type = 'review' AND n.created_at > {since} ORDER BY n.id DESC LIMIT 1)"
+    )
+}
 /// A row of [`REVIEWERS`]: who looks after the site, and their recent review notification's id,
 /// count and first item (all `NULL` without one).
 type Reviewer = (String, Option<i64>, Option<i64>, Option<i64>);
 const RAISE_REVIEW: &str =
     "UPDATE notifications SET count = count + 1, text = $2, phrase = $3, read = FALSE WHERE id = $1";
-/// Queues notification `$1` to be emailed at `$2`, if its user has an address.
 /// Marks up to [`MAX_IDS`] notifications of a user read in one statement, prepared once:
 /// `id IN ($2, …, $201)`.
 static MARK_READ: LazyLock<String> = LazyLock::new(|| {
@@ -88,28 +102,45 @@ static MARK_READ: LazyLock<String> = LazyLock::new(|| {
         places.join(", ")
     )
 });
-/// Not a kind its reader asked not to be emailed about.
-const QUEUE_MAIL: &str = "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
-     SELECT n.id, $2 FROM notifications n JOIN users u ON u.id = n.user_id \
-     WHERE n.id = $1 AND u.email IS NOT NULL AND NOT u.disabled \
-       AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)";
-/// Queues notification `$1` for each of its reader's devices, due at `$2`, unless its kind is
-/// one they asked not to be sent.
-const QUEUE_PUSH: &str = "INSERT INTO push_outbox (notification_id, subscription_id, next_attempt_at) \
-     SELECT n.id, s.id, $2 FROM notifications n JOIN push_subscriptions s ON s.user_id = n.user_id \
-     WHERE n.id = $1 \
-       AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)";
+/// Queues to be emailed, due at `at`, the notifications `n` of `from` (the table, or a
+/// statement's own rows) that `which` picks: those whose reader has an address and did not ask
+/// not to be emailed about their kind.
+fn queue_mail(from: &str, which: &str, at: &str) -> String {
+    format!(
+        "INSERT INTO mail_outbox (notification_id, next_attempt_at) \
+         SELECT n.id, {at} FROM {from} n JOIN users u ON u.id = n.user_id \
+         WHERE {which} AND u.email IS NOT NULL AND NOT u.disabled \
+           AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)"
+    )
+}
+/// Queues to be pushed, due at `at`, the notifications `n` of `from` that `which` picks: one
+/// for each of its reader's devices, unless its kind is one they asked not to be sent.
+fn queue_push(from: &str, which: &str, at: &str) -> String {
+    format!(
+        "INSERT INTO push_outbox (notification_id, subscription_id, next_attempt_at) \
+         SELECT n.id, s.id, {at} FROM {from} n JOIN push_subscriptions s ON s.user_id = n.user_id \
+         WHERE {which} \
+           AND NOT EXISTS (SELECT 1 FROM mail_optouts o WHERE o.user_id = n.user_id AND o.kind = n.type)"
+    )
+}
+/// Queues notification `$1` to be emailed at `$2`.
+static QUEUE_MAIL: LazyLock<String> = LazyLock::new(|| queue_mail("notifications", "n.id = $1", "$2"));
+/// Queues notification `$1` to be pushed at `$2`.
+static QUEUE_PUSH: LazyLock<String> = LazyLock::new(|| queue_push("notifications", "n.id = $1", "$2"));
 const LIST: &str = concat!(
     "SELECT ",
     notification_columns!(),
     " FROM notifications WHERE user_id = $1 AND ($2 IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
 );
 
-#[derive(sqlx::FromRow)]
+/// A notification's row, as sqlx reads it, or as PostgreSQL's `json_agg` writes it (the
+/// one-statement create's).
+#[derive(sqlx::FromRow, serde::Deserialize)]
 pub(super) struct NotificationRow {
     pub(super) id: i64,
     user_id: String,
     #[sqlx(rename = "type")]
+    #[serde(rename = "type")]
     kind: String,
     item_id: Option<i64>,
     text: String,
@@ -228,10 +259,10 @@ impl Outboxes {
     /// Queues notification `id`, just written in place, in each outbox.
     fn queue_in_place(self, connection: &rusqlite::Connection, id: i64, now: i64) -> rusqlite::Result<()> {
         if self.mail {
-            in_place::run(connection, QUEUE_MAIL, &[id.into(), now.into()])?;
+            in_place::run(connection, &QUEUE_MAIL, &[id.into(), now.into()])?;
         }
         if self.push {
-            in_place::run(connection, QUEUE_PUSH, &[id.into(), now.into()])?;
+            in_place::run(connection, &QUEUE_PUSH, &[id.into(), now.into()])?;
         }
         Ok(())
     }
@@ -245,7 +276,7 @@ pub(super) fn notify_reviewers_in_place(
     reporter: &str,
     now: i64,
 ) -> rusqlite::Result<Vec<NotificationRow>> {
-    let reviewers: Vec<Reviewer> = in_place::rows(connection, REVIEWERS, &reviewers_args(item, reporter, now))?;
+    let reviewers: Vec<Reviewer> = in_place::rows(connection, &REVIEWERS, &reviewers_args(item, reporter, now))?;
     let mut notified = Vec::new();
     for step in ReviewNotice::of(item, reviewers) {
         match step {
@@ -263,6 +294,57 @@ pub(super) fn notify_reviewers_in_place(
         }
     }
     Ok(notified)
+}
+
+/// [`Store::notify_reviewers`] as parts of one statement, for PostgreSQL's one-statement create
+/// (`items::CREATE_POSTGRES`): what telling those who look after the site of the new item —
+/// the statement's `made`, when it is pending — takes, as that does in a transaction (a
+/// reviewer's review notification of the window counts one more report, the others get one
+/// of their own, `told`, queued to be emailed and pushed where this store sends them). Its
+/// parameters, numbered from `first`, are [`review_notice_args`].
+pub(super) fn review_notice_ctes(first: usize) -> String {
+    let p = |n: usize| format!("${}", first + n);
+    let (since, kind, one_text, one_phrase, many_text, many_phrase, mark, now, mail, push) =
+        (p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9));
+    format!(
+        "reviewers AS (SELECT u.id, r.id AS recent FROM made CROSS JOIN users AS u {recent} \
+           WHERE made.status = 'pending' AND u.id <> made.created_by AND {looks}), \
+         raised AS (UPDATE notifications AS n SET count = n.count + 1, \
+           text = replace({many_text}, {mark}, CAST(n.count + 1 AS TEXT)), \
+           phrase = replace({many_phrase}, {mark}, CAST(n.count + 1 AS TEXT)), read = FALSE \
+           FROM reviewers WHERE n.id = reviewers.recent), \
+         told AS (INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase) \
+           SELECT reviewers.id, {kind}, made.id, {one_text}, {now}, {one_phrase} FROM reviewers CROSS JOIN made \
+           WHERE reviewers.recent IS NULL RETURNING {columns}), \
+         mailed AS ({mailed}), pushed AS ({pushed})",
+        recent = recent_review(&since),
+        looks = looks_after_site!("made.site_id"),
+        columns = notification_columns!(),
+        mailed = queue_mail("told", &mail, &now),
+        pushed = queue_push("told", &push, &now),
+    )
+}
+
+/// How many parameters [`review_notice_ctes`] takes.
+pub(super) const REVIEW_NOTICE_ARGS: usize = 10;
+
+/// The parameters of [`review_notice_ctes`]: the window's start, the review notice's kind and
+/// words for one report and for a count the statement writes, and whether this store emails
+/// and pushes its notifications.
+pub(super) fn review_notice_args(outboxes: Outboxes, now: i64) -> [Arg<'static>; REVIEW_NOTICE_ARGS] {
+    let (one, many) = (review_phrase("1"), review_phrase(COUNT_MARK));
+    [
+        (now - REVIEW_WINDOW_MS).into(),
+        NoticeKind::Review.as_str().into(),
+        one.say(Lang::En).into(),
+        one.to_json().into(),
+        many.say(Lang::En).into(),
+        many.to_json().into(),
+        COUNT_MARK.into(),
+        now.into(),
+        outboxes.mail.into(),
+        outboxes.push.into(),
+    ]
 }
 
 /// The parameters of [`NOTIFY_SITE_STAFF`], and after the user those of [`NOTIFY_USER`].
@@ -359,7 +441,7 @@ impl Store {
         reporter: &str,
         now: i64,
     ) -> sqlx::Result<Vec<NotificationRow>> {
-        let reviewers: Vec<Reviewer> = tx.rows(REVIEWERS, &reviewers_args(item, reporter, now)).await?;
+        let reviewers: Vec<Reviewer> = tx.rows(&REVIEWERS, &reviewers_args(item, reporter, now)).await?;
         let mut notified = Vec::new();
         for step in ReviewNotice::of(item, reviewers) {
             match step {
@@ -386,10 +468,10 @@ impl Store {
     /// configured, and pushed to its reader's devices, while push is on.
     async fn queue_to_send(&self, tx: &mut impl Tx, row: &NotificationRow, now: i64) -> sqlx::Result<()> {
         if self.mail_outbox {
-            tx.run(QUEUE_MAIL, &[row.id.into(), now.into()]).await?;
+            tx.run(&QUEUE_MAIL, &[row.id.into(), now.into()]).await?;
         }
         if self.push_outbox {
-            tx.run(QUEUE_PUSH, &[row.id.into(), now.into()]).await?;
+            tx.run(&QUEUE_PUSH, &[row.id.into(), now.into()]).await?;
         }
         Ok(())
     }

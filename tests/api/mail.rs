@@ -145,6 +145,42 @@ async fn users_with_an_address_are_emailed_their_notifications() {
     assert_eq!(app.mail_progress.borrow().sent, 1);
 }
 
+/// A new report's review notice is emailed to whoever reviews it, written with the report (in
+/// place on SQLite, in the report's one statement on PostgreSQL); the reports after it within
+/// the window count in the same notification and send nothing more.
+#[tokio::test]
+async fn a_new_reports_review_notice_is_emailed_to_its_reviewer_once() {
+    let sink = SmtpSink::start(Mode::Up).await;
+    let app = TestApp::start_with(TestDb::new().await, mailing_to(&sink)).await;
+    let admin = app.logged_in("office", true).await;
+    assert!(app.store.set_email("office", Some("office@example.edu")).await.unwrap());
+    let (_alice, first) = reporter(&app, "alice", None).await;
+
+    sink.wait_until(Duration::from_secs(10), |sink| !sink.messages().is_empty())
+        .await;
+    wait_for_empty_outbox(&app).await;
+    let messages = sink.messages();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert_eq!(
+        header(&messages[0], "To").unwrap(),
+        "\"Name of office\" <office@example.edu>"
+    );
+    let text = body(&messages[0]);
+    assert!(text.contains("1 new report waits for review."), "{text}");
+    assert!(
+        text.contains(&format!("{PUBLIC_URL}/#/items/{}", first["id"])),
+        "{text}"
+    );
+
+    let (_bob, _) = reporter(&app, "bob", None).await;
+    let told = admin.get("/api/notifications").await.1;
+    let texts: Vec<_> = told.as_array().unwrap().iter().map(|n| n["text"].clone()).collect();
+    assert_eq!(texts, [json!("2 new reports wait for review.")]);
+    assert_eq!(app.db.count("mail_outbox").await, 0);
+    app.mail_sender_ran_again().await;
+    assert_eq!(sink.messages().len(), 1);
+}
+
 #[tokio::test]
 async fn without_an_smtp_server_nothing_is_queued() {
     let app = spawn_app().await;
