@@ -1,6 +1,7 @@
 //! `lostfound serve` as a child process: the real binary, on a free port, with its output kept.
 
 use std::{
+    path::Path,
     process::{ExitStatus, Stdio},
     sync::{Arc, Mutex},
     time::Duration,
@@ -66,7 +67,7 @@ impl Server {
     }
 
     async fn spawn(mut command: Command, database_url: &str, env: &[(&str, &str)], args: &[&str]) -> Self {
-        let mut child = command
+        command
             .arg("serve")
             .args(args)
             .env_remove("RUST_LOG")
@@ -77,13 +78,8 @@ impl Server {
             .env_remove("LOSTFOUND_ALLOWED_ORIGINS")
             .env("DATABASE_URL", database_url)
             .env("LOSTFOUND_BIND", "127.0.0.1:0")
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the lostfound binary starts");
+            .envs(env.iter().copied());
+        let mut child = piped(&mut command).spawn().expect("the lostfound binary starts");
         let (stdout, stderr) = (Arc::default(), Arc::default());
         let readers = vec![
             collect(child.stdout.take().unwrap(), Arc::clone(&stdout)),
@@ -187,6 +183,15 @@ pub fn collect(pipe: impl AsyncRead + Unpin + Send + 'static, sink: Arc<Mutex<St
     })
 }
 
+/// `command` with no input, its output and errors piped to the test, killed when dropped.
+fn piped(command: &mut Command) -> &mut Command {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+}
+
 /// A Node script the tests talk to, killed when dropped: its standard output to read line by
 /// line, and its standard error gathered for the message of a test that fails.
 pub struct NodeScript {
@@ -196,15 +201,16 @@ pub struct NodeScript {
 }
 
 impl NodeScript {
-    /// Starts `node SCRIPT` with `env` added to the test's environment.
-    pub fn start(script: &str, env: &[(&str, &str)]) -> Self {
-        let mut child = Command::new("node")
-            .arg(script)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
+    /// Starts `node SCRIPT` of the npm package in `dir` (under the crate), with `env` added to
+    /// the test's environment; the package's dependency `module` must be installed.
+    pub fn start(dir: &str, script: &str, module: &str, env: &[(&str, &str)]) -> Self {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        assert!(
+            dir.join("node_modules").join(module).exists(),
+            "{script} needs {module}: run npm ci --prefix {}",
+            dir.display()
+        );
+        let mut child = piped(Command::new("node").arg(dir.join(script)).envs(env.iter().copied()))
             .spawn()
             .expect("node is installed");
         let stderr = Arc::default();

@@ -27,18 +27,15 @@ pub struct Provider {
 impl Provider {
     /// Starts it, with `tamper` (`OIDC_TAMPER`, see tests/oidc/README.md) when given.
     pub async fn start(tamper: Option<&str>) -> Self {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oidc");
-        assert!(
-            std::path::Path::new(dir).join("node_modules/oidc-provider").exists(),
-            "the test OpenID provider is not installed: run npm ci --prefix tests/oidc"
-        );
         let redirect = format!("{PUBLIC_URL}/api/oidc/callback");
         let NodeScript {
             child,
             mut stdout,
             stderr,
         } = NodeScript::start(
-            &format!("{dir}/provider.mjs"),
+            "tests/oidc",
+            "provider.mjs",
+            "oidc-provider",
             &[
                 ("OIDC_CLIENT_ID", CLIENT_ID),
                 ("OIDC_CLIENT_SECRET", CLIENT_SECRET),

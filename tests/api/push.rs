@@ -27,18 +27,15 @@ struct Receiver {
 impl Receiver {
     /// Starts one with `devices` devices, those in `gone` answering 410.
     async fn start(devices: usize, gone: &[usize]) -> Self {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients");
-        assert!(
-            std::path::Path::new(dir).join("node_modules/http_ece").exists(),
-            "the push receiver is not installed: run npm ci --prefix tests/clients"
-        );
         let gone: Vec<String> = gone.iter().map(ToString::to_string).collect();
         let NodeScript {
             child,
             mut stdout,
             stderr,
         } = NodeScript::start(
-            &format!("{dir}/push_receiver.mjs"),
+            "tests/clients",
+            "push_receiver.mjs",
+            "http_ece",
             &[("DEVICES", &devices.to_string()), ("GONE", &gone.join(","))],
         );
         let (tx, lines) = mpsc::unbounded_channel();
