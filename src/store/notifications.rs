@@ -328,18 +328,25 @@ pub(super) fn review_notice_ctes(first: usize) -> String {
 /// How many parameters [`review_notice_ctes`] takes.
 pub(super) const REVIEW_NOTICE_ARGS: usize = 10;
 
+/// The review notice's English words and phrase for one report and for [`COUNT_MARK`]
+/// reports: the same for every create, made once.
+static REVIEW_WORDS: LazyLock<[String; 4]> = LazyLock::new(|| {
+    let (one, many) = (review_phrase("1"), review_phrase(COUNT_MARK));
+    [one.say(Lang::En), one.to_json(), many.say(Lang::En), many.to_json()]
+});
+
 /// The parameters of [`review_notice_ctes`]: the window's start, the review notice's kind and
 /// words for one report and for a count the statement writes, and whether this store emails
 /// and pushes its notifications.
 pub(super) fn review_notice_args(outboxes: Outboxes, now: i64) -> [Arg<'static>; REVIEW_NOTICE_ARGS] {
-    let (one, many) = (review_phrase("1"), review_phrase(COUNT_MARK));
+    let [one_text, one_phrase, many_text, many_phrase] = &*REVIEW_WORDS;
     [
         (now - REVIEW_WINDOW_MS).into(),
         NoticeKind::Review.as_str().into(),
-        one.say(Lang::En).into(),
-        one.to_json().into(),
-        many.say(Lang::En).into(),
-        many.to_json().into(),
+        one_text.as_str().into(),
+        one_phrase.as_str().into(),
+        many_text.as_str().into(),
+        many_phrase.as_str().into(),
         COUNT_MARK.into(),
         now.into(),
         outboxes.mail.into(),
