@@ -187,10 +187,10 @@ pub(super) const NEXT_VERSION: &str =
 pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
 /// The columns a new item's row is written with, in the order of [`item_args`] (with
 /// `derived_at` at the end, written as `created_at`).
-const INSERT_COLUMNS: &str = "INSERT INTO items (title, descr, cat, kind, photo_version, lat, lng, radius, status, \
-     storage_place, created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, \
-     place_words, geo_x, geo_y, geo_z, radius_sin, radius_cos, site_id, bin_id, verification, happened_from, \
-     happened_until, derived_at) VALUES ";
+const NEW_ITEM_COLUMNS: &str = "title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \
+     created_at, created_by, version, finder_name, finder_contact, place, cat_key, search_words, place_words, geo_x, \
+     geo_y, geo_z, radius_sin, radius_cos, site_id, bin_id, verification, happened_from, happened_until, derived_at";
+static INSERT_COLUMNS: LazyLock<String> = LazyLock::new(|| format!("INSERT INTO items ({NEW_ITEM_COLUMNS}) VALUES "));
 /// Parameters a row of [`INSERT_COLUMNS`] takes.
 const ITEM_ARGS: usize = 29;
 
@@ -229,7 +229,8 @@ fn item_values(first: usize, mark: char, version: Option<&str>) -> String {
 /// Inserts one item and reads its row back.
 static INSERT_ITEM: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "{INSERT_COLUMNS}{} RETURNING {}",
+        "{}{} RETURNING {}",
+        *INSERT_COLUMNS,
         item_values(1, '$', None),
         item_columns!()
     )
@@ -243,12 +244,13 @@ static INSERT_ITEM: LazyLock<String> = LazyLock::new(|| {
 static CREATE_POSTGRES: LazyLock<String> = LazyLock::new(|| {
     let photo = ITEM_ARGS + REVIEW_NOTICE_ARGS + 1;
     format!(
-        "WITH next AS ({NEXT_VERSION}), made AS ({INSERT_COLUMNS}{values} RETURNING *), \
+        "WITH next AS ({NEXT_VERSION}), made AS ({insert}{values} RETURNING *), \
          photo AS (INSERT INTO photos (item_id, mime, bytes, thumb) \
            SELECT made.id, ${mime}, ${bytes}, ${thumb} FROM made WHERE ${mime} IS NOT NULL), \
          {notices} \
          SELECT {columns}, (SELECT CAST(COALESCE(json_agg(told), '[]') AS TEXT) FROM told) AS notified \
          FROM made AS items",
+        insert = *INSERT_COLUMNS,
         values = item_values(1, '$', Some("(SELECT version FROM next)")),
         notices = review_notice_ctes(ITEM_ARGS + 1),
         mime = photo,
@@ -270,19 +272,40 @@ struct Created {
 /// Items an import writes with one statement through sqlx (PostgreSQL): each statement is a
 /// trip to the database. 32 rows of 29 parameters are within its limit.
 const IMPORT_ROWS: usize = 32;
-/// Items an import writes with one statement in place (SQLite): each statement is a savepoint
-/// of its own, at which the full-text index writes out what it holds (docs/performance.md);
-/// 200 rows of 29 parameters are within SQLite's 32,766.
+/// Items an import stages with one statement in place (SQLite): 200 rows of 29 parameters
+/// are within SQLite's 32,766.
 const IMPORT_ROWS_IN_PLACE: usize = 200;
 
-/// Inserts `rows` items with one statement, reading nothing back, its parameters written
-/// `{mark}n` ([`item_values`]). (Made of the constants above and numbers: nothing of the items
-/// is in its text.)
-fn insert_items(rows: usize, mark: char) -> String {
+/// Inserts `rows` items with one statement `into` (the start of an `INSERT`), reading nothing
+/// back, its parameters written `{mark}n` ([`item_values`]). (Made of the constants above and
+/// numbers: nothing of the items is in its text.)
+fn insert_items(into: &str, rows: usize, mark: char) -> String {
     let values: Vec<String> = (0..rows)
         .map(|row| item_values(row * ITEM_ARGS + 1, mark, None))
         .collect();
-    format!("{INSERT_COLUMNS}{}", values.join(", "))
+    format!("{into}{}", values.join(", "))
+}
+
+/// Where an import on SQLite puts its new rows before it writes them to `items` with one
+/// statement ([`WRITE_STAGED`]). Each statement that writes `items` is a savepoint of its
+/// own, at which the full-text index writes out what it holds and SQLite visits the
+/// transaction's pages; one that writes a temporary table has neither (docs/performance.md).
+/// The table lives as long as the writer's connection, empty between batches.
+static STAGE_TABLE: LazyLock<String> =
+    LazyLock::new(|| format!("CREATE TEMP TABLE IF NOT EXISTS import_rows ({NEW_ITEM_COLUMNS})"));
+/// The start of the statement that stages rows ([`insert_items`] adds their values).
+static STAGE_ROWS: LazyLock<String> =
+    LazyLock::new(|| format!("INSERT INTO temp.import_rows ({NEW_ITEM_COLUMNS}) VALUES "));
+/// Writes the staged rows to `items`, in the order they were staged.
+static WRITE_STAGED: LazyLock<String> = LazyLock::new(|| {
+    format!("INSERT INTO items ({NEW_ITEM_COLUMNS}) SELECT {NEW_ITEM_COLUMNS} FROM temp.import_rows ORDER BY rowid")
+});
+
+/// Writes what is staged to `items` and empties the stage.
+fn write_staged(connection: &rusqlite::Connection) -> rusqlite::Result<()> {
+    in_place::run(connection, &WRITE_STAGED, &[])?;
+    in_place::run(connection, "DELETE FROM temp.import_rows", &[])?;
+    Ok(())
 }
 
 /// The statements an import writes its items with, in the file's order: runs of items without
@@ -562,13 +585,16 @@ impl Store {
                     return Ok(false);
                 }
                 let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
+                in_place::run(connection, &STAGE_TABLE, &[])?;
                 for statement in import_statements(&items, IMPORT_ROWS_IN_PLACE) {
                     match statement {
                         ImportStatement::Rows(rows) => {
                             let args = imported_args(&items[rows.clone()], &derived[rows.clone()], version);
-                            in_place::run_numbered(connection, &insert_items(rows.len(), '?'), &args)?;
+                            let sql = insert_items(&STAGE_ROWS, rows.len(), '?');
+                            in_place::run_numbered(connection, &sql, &args)?;
                         }
                         ImportStatement::WithPhoto(n) => {
+                            write_staged(connection)?;
                             let ImportedItem { item, created_by, created_at } = &items[n];
                             let args = item_args(item, &derived[n], created_by, *created_at, version);
                             let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
@@ -576,6 +602,7 @@ impl Store {
                         }
                     }
                 }
+                write_staged(connection)?;
                 Ok(true)
             },
             |pool| {
@@ -587,7 +614,7 @@ impl Store {
                     match statement {
                         ImportStatement::Rows(rows) => {
                             let args = imported_args(&items[rows.clone()], &derived[rows.clone()], version);
-                            let sql = sqlx::AssertSqlSafe(insert_items(rows.len(), '$'));
+                            let sql = sqlx::AssertSqlSafe(insert_items(&INSERT_COLUMNS, rows.len(), '$'));
                             bind_all!(sqlx::query(sql), &args).execute(&mut *pool).await?;
                         }
                         ImportStatement::WithPhoto(n) => {

@@ -110,19 +110,27 @@ pub struct Store {
 /// journal reached it; never moving one does not.)
 const STATEMENT_JOURNAL_IN_MEMORY: std::ffi::c_int = -1;
 
-/// Sets [`STATEMENT_JOURNAL_IN_MEMORY`], which SQLite takes only before its first connection
-/// of the process (later it refuses, harmlessly: a process that opened SQLite before keeps
-/// the default).
-fn keep_statement_journals_in_memory() {
+/// SQLite keeps no count of the memory it allocates (its default counts each allocation
+/// under a global mutex, for `sqlite3_memory_used`, which we never ask): 6 % of an import's
+/// CPU went to that mutex and its release (docs/performance.md).
+const MEMORY_STATUS: std::ffi::c_int = 0;
+
+/// Sets [`STATEMENT_JOURNAL_IN_MEMORY`] and [`MEMORY_STATUS`], which SQLite takes only before
+/// its first connection of the process (later it refuses, harmlessly: a process that opened
+/// SQLite before keeps the defaults).
+fn configure_sqlite() {
     static SET: std::sync::Once = std::sync::Once::new();
     SET.call_once(|| {
-        // SAFETY: sqlite3_config with an int argument, before SQLite is initialized (checked by
-        // SQLite itself: SQLITE_MISUSE otherwise).
-        let code = unsafe {
-            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_STMTJRNL_SPILL, STATEMENT_JOURNAL_IN_MEMORY)
-        };
-        if code != rusqlite::ffi::SQLITE_OK {
-            tracing::debug!(code, "SQLite keeps its default statement journal size");
+        for (option, value) in [
+            (rusqlite::ffi::SQLITE_CONFIG_STMTJRNL_SPILL, STATEMENT_JOURNAL_IN_MEMORY),
+            (rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, MEMORY_STATUS),
+        ] {
+            // SAFETY: sqlite3_config with an int argument, before SQLite is initialized
+            // (checked by SQLite itself: SQLITE_MISUSE otherwise).
+            let code = unsafe { rusqlite::ffi::sqlite3_config(option, value) };
+            if code != rusqlite::ffi::SQLITE_OK {
+                tracing::debug!(option, code, "SQLite keeps its default");
+            }
         }
     });
 }
@@ -265,7 +273,7 @@ impl Store {
     }
 
     async fn open_sqlite(url: &str, create: Create) -> anyhow::Result<(Db, String)> {
-        keep_statement_journals_in_memory();
+        configure_sqlite();
         let options = SqliteConnectOptions::from_str(url)
             .with_context(|| format!("invalid SQLite DATABASE_URL {url:?}"))?
             .create_if_missing(create == Create::IfMissing)
