@@ -1,6 +1,6 @@
 //! Items, their photos, and the log of review actions on them.
 
-use std::sync::LazyLock;
+use std::{borrow::Cow, sync::LazyLock};
 
 use super::{
     Db, Store, StoreError,
@@ -296,6 +296,10 @@ static STAGE_TABLE: LazyLock<String> =
 /// The start of the statement that stages rows ([`insert_items`] adds their values).
 static STAGE_ROWS: LazyLock<String> =
     LazyLock::new(|| format!("INSERT INTO temp.import_rows ({NEW_ITEM_COLUMNS}) VALUES "));
+/// The staging statement of a full [`IMPORT_ROWS_IN_PLACE`] rows, made once: most of an
+/// import's statements are this one, and formatting its 5,800 parameters each time was 3.8 %
+/// of an import's samples.
+static STAGE_FULL: LazyLock<String> = LazyLock::new(|| insert_items(&STAGE_ROWS, IMPORT_ROWS_IN_PLACE, '?'));
 /// Writes the staged rows to `items`, in the order they were staged.
 static WRITE_STAGED: LazyLock<String> = LazyLock::new(|| {
     format!("INSERT INTO items ({NEW_ITEM_COLUMNS}) SELECT {NEW_ITEM_COLUMNS} FROM temp.import_rows ORDER BY rowid")
@@ -590,7 +594,10 @@ impl Store {
                     match statement {
                         ImportStatement::Rows(rows) => {
                             let args = imported_args(&items[rows.clone()], &derived[rows.clone()], version);
-                            let sql = insert_items(&STAGE_ROWS, rows.len(), '?');
+                            let sql = match rows.len() {
+                                IMPORT_ROWS_IN_PLACE => Cow::Borrowed(STAGE_FULL.as_str()),
+                                n => Cow::Owned(insert_items(&STAGE_ROWS, n, '?')),
+                            };
                             in_place::run_numbered(connection, &sql, &args)?;
                         }
                         ImportStatement::WithPhoto(n) => {
