@@ -234,7 +234,7 @@ async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
         from_line: progress.lines_done,
         writing: None,
     };
-    let sent = send_batches(&mut writer, file, progress.lines_done, now).await;
+    let sent = send_batches(&mut writer, file, now).await;
     // What was sent is committed (or refused) before the run ends, whatever the reading met.
     let written = writer.wait().await;
     let imported = sent?;
@@ -243,10 +243,10 @@ async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads the lines after `lines_done` again, a batch at a time, and sends each to `writer`;
-/// the last goes with the import's end. How many items were sent.
-async fn send_batches(writer: &mut BatchWriter, file: &Path, lines_done: i64, now: i64) -> anyhow::Result<usize> {
-    let name = file.display();
+/// Reads the lines after those `writer` starts from again, a batch at a time, and sends each
+/// to it; the last goes with the import's end. How many items were sent.
+async fn send_batches(writer: &mut BatchWriter, file: &Path, now: i64) -> anyhow::Result<usize> {
+    let (name, lines_done) = (file.display(), writer.from_line);
     let mut batch = Vec::with_capacity(IMPORT_BATCH);
     let (mut imported, mut to_line) = (0, lines_done);
     let mut lines = Lines::open(file).await?;
