@@ -24,7 +24,7 @@ pub const DIM: usize = 512;
 /// Tokens per micro-batch, as the reference: enough sentences for each weight matrix to be
 /// streamed once for many, few enough for the working set (about 6 MB) to stay in cache. A
 /// longer sentence is a batch of its own.
-const TOKEN_BUDGET: usize = 384;
+pub(crate) const TOKEN_BUDGET: usize = 384;
 
 /// Why a model directory cannot be loaded; its text names the file and what is wrong with it,
 /// so that a service that refuses to start says what to fix.

@@ -10,6 +10,7 @@
 //! random texts over the model's scripts agreed once runs of UNK were merged).
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 
 use crate::normalizer::Normalizer;
 use crate::sentencepiece::{ModelProto, Pieces};
@@ -28,8 +29,25 @@ pub(crate) const EOS: u32 = 2;
 struct Vocab {
     pieces: Pieces,
     sorted: Vec<u32>,
+    /// The run of `sorted` whose pieces start with a character (by `char_key`): the first and
+    /// widest narrowing, looked up instead of searched (it was a sixth of a batch's time).
+    by_first_char: HashMap<u32, (usize, usize)>,
     /// The longest piece, in characters: no match is looked for past it.
     max_chars: usize,
+}
+
+/// The first UTF-8 character of `bytes` (not empty) as a number: its bytes, as many as its
+/// first byte says (fewer if `bytes` ends first).
+fn char_key(bytes: &[u8]) -> u32 {
+    let len = match bytes[0] {
+        0..0xc0 => 1,
+        0xc0..0xe0 => 2,
+        0xe0..0xf0 => 3,
+        _ => 4,
+    };
+    bytes[..len.min(bytes.len())]
+        .iter()
+        .fold(0, |key, &b| key << 8 | u32::from(b))
 }
 
 impl Vocab {
@@ -37,6 +55,7 @@ impl Vocab {
         let mut vocab = Vocab {
             pieces,
             sorted: Vec::new(),
+            by_first_char: HashMap::new(),
             max_chars: 0,
         };
         let count = vocab.pieces.ends.len() as u32;
@@ -44,6 +63,12 @@ impl Vocab {
         // Were a text two pieces', the later id would come first: the reference's dict keeps
         // the last piece written under a text.
         sorted.sort_unstable_by_key(|&id| (vocab.piece(id), Reverse(id)));
+        for (at, &id) in sorted.iter().enumerate() {
+            let piece = vocab.piece(id);
+            if !piece.is_empty() {
+                vocab.by_first_char.entry(char_key(piece)).or_insert((at, at)).1 = at + 1;
+            }
+        }
         vocab.sorted = sorted;
         vocab.max_chars = (0..count).map(|id| vocab.chars(id)).max().unwrap_or(0);
         vocab
@@ -53,6 +78,11 @@ impl Vocab {
         let id = id as usize;
         let start = if id == 0 { 0 } else { self.pieces.ends[id - 1] as usize };
         &self.pieces.text[start..self.pieces.ends[id] as usize]
+    }
+
+    /// The run of `sorted` whose pieces start with `c`, one character's bytes.
+    fn starting_with(&self, c: &[u8]) -> (usize, usize) {
+        self.by_first_char.get(&char_key(c)).copied().unwrap_or((0, 0))
     }
 
     fn chars(&self, id: u32) -> usize {
@@ -129,10 +159,15 @@ impl Tokenizer {
             for j in i + 1..=stop {
                 let done = bounds[j - 1] - bounds[i];
                 let next = &bytes[bounds[j - 1]..bounds[j]];
-                let run = &sorted[lo..hi];
-                let first = run.partition_point(|&id| &self.vocab.piece(id)[done..] < next);
-                let past = first + run[first..].partition_point(|&id| self.vocab.piece(id)[done..].starts_with(next));
-                (lo, hi) = (lo + first, lo + past);
+                (lo, hi) = if j == i + 1 {
+                    self.vocab.starting_with(next)
+                } else {
+                    let run = &sorted[lo..hi];
+                    let first = run.partition_point(|&id| &self.vocab.piece(id)[done..] < next);
+                    let past =
+                        first + run[first..].partition_point(|&id| self.vocab.piece(id)[done..].starts_with(next));
+                    (lo + first, lo + past)
+                };
                 if lo == hi {
                     break;
                 }
