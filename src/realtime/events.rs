@@ -21,6 +21,7 @@ use super::{
     connect::{Connection, Limits, STAFF_ROOM, SessionSockets, user_room},
     identity::as_the_account_is_now,
     names::StaffNames,
+    outbound::Backlogs,
     views::{MessageJson, ThreadHistory, ThreadNews, history},
 };
 use crate::{
@@ -234,7 +235,12 @@ fn raw(data: &impl Serialize) -> Option<Box<RawValue>> {
 /// Broadcasts to the clients `to` selects on every node, then counts it in the backlog of
 /// each of this node's receivers. When the other nodes cannot be reached (Redis is down) the
 /// adapter gives up before delivering anything, so this node's clients get it alone.
-pub(super) async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, event: &str, data: &impl Serialize) {
+pub(super) async fn deliver<A: Adapter>(
+    to: impl Fn() -> BroadcastOperators<A>,
+    backlogs: &Backlogs,
+    event: &str,
+    data: &impl Serialize,
+) {
     let Some(payload) = raw(data) else {
         return;
     };
@@ -250,11 +256,11 @@ pub(super) async fn deliver<A: Adapter>(to: impl Fn() -> BroadcastOperators<A>, 
         Err(err) => tracing::debug!(error = %err, event, "not delivered to every client"),
     }
     let size = payload.get().len() + event.len() + FRAMING;
-    for socket in to().local().sockets() {
-        if let Some(connection) = socket.extensions.get::<Connection>()
-            && !connection.backlog.charge(size)
-        {
-            drop_slow_client(&socket, &connection);
+    let receivers = to().local().sockets();
+    let over = backlogs.charge(receivers.iter().map(|socket| socket.id), size);
+    for socket in receivers.iter().filter(|socket| over.contains(&socket.id)) {
+        if let Some(connection) = socket.extensions.get::<Connection>() {
+            drop_slow_client(socket, &connection);
         }
     }
 }
@@ -293,11 +299,12 @@ fn thread_room(item_id: ItemId, connection: &Connection) -> String {
 async fn deliver_message<A: Adapter, T: Serialize>(
     plain: impl Fn() -> BroadcastOperators<A>,
     with_ids: impl Fn() -> BroadcastOperators<A>,
+    backlogs: &Backlogs,
     event: &str,
     form: impl Fn(bool) -> T,
 ) {
-    deliver(plain, event, &form(false)).await;
-    deliver(with_ids, event, &form(true)).await;
+    deliver(plain, backlogs, event, &form(false)).await;
+    deliver(with_ids, backlogs, event, &form(true)).await;
 }
 
 /// Refuses a nick that looks like a staff member's name, unless staff send it: nobody poses as
@@ -355,6 +362,7 @@ async fn chat_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     deliver_message(
         || event.io.broadcast().except(WITH_IDS),
         || event.io.to(WITH_IDS),
+        &event.limits.backlogs,
         "chat:new",
         |with_ids| MessageJson::new(&message, with_ids),
     )
@@ -402,6 +410,7 @@ async fn thread_send<A: Adapter>(event: Event<A>, payload: Value) -> Outcome {
     deliver_message(
         || event.socket.to(room(item_id)),
         || event.socket.to(room_with_ids(item_id)),
+        &event.limits.backlogs,
         "thread:new",
         news,
     )

@@ -25,6 +25,7 @@ use serde_json::json;
 use self::{
     connect::{Limits, SessionSockets, user_room},
     names::StaffNames,
+    outbound::Backlogs,
 };
 use crate::{
     domain::Event,
@@ -119,7 +120,7 @@ impl Server {
                 let (layer, io) = builder.build_layer();
                 io.ns("/", events::on_connect.with(connect::admit));
                 let service = outer.layer(layer).service(router);
-                let tasks = follow(io.clone(), state, sessions);
+                let tasks = follow(io.clone(), state, &limits, sessions);
                 (Router::new().fallback_service(service), Io::Single(io), tasks)
             }
             Some(redis) => {
@@ -127,7 +128,7 @@ impl Server {
                 // Subscribes this node to the namespace's channels.
                 io.ns("/", events::on_connect.with(connect::admit)).await?;
                 let service = outer.layer(layer).service(router);
-                let tasks = follow(io.clone(), state, sessions);
+                let tasks = follow(io.clone(), state, &limits, sessions);
                 (Router::new().fallback_service(service), Io::Clustered(io), tasks)
             }
         };
@@ -149,10 +150,20 @@ impl Server {
 
 /// The tasks that follow what this node commits for its sockets: notifications and deleted
 /// messages to push, review states that change who reads a thread, sessions that ended.
-fn follow<A: Adapter>(io: SocketIo<A>, state: AppState, sessions: Arc<SessionSockets>) -> Vec<JoinHandle<()>> {
+fn follow<A: Adapter>(
+    io: SocketIo<A>,
+    state: AppState,
+    limits: &Limits,
+    sessions: Arc<SessionSockets>,
+) -> Vec<JoinHandle<()>> {
     let events = state.events.subscribe();
     vec![
-        tokio::spawn(push_committed(io.clone(), events, state.clone())),
+        tokio::spawn(push_committed(
+            io.clone(),
+            events,
+            state.clone(),
+            Arc::clone(&limits.backlogs),
+        )),
         tokio::spawn(identity::follow_sessions(io, state, sessions)),
     ]
 }
@@ -161,17 +172,23 @@ fn follow<A: Adapter>(io: SocketIo<A>, state: AppState, sessions: Arc<SessionSoc
 /// each message deleted here as `message:deleted` to the sockets that know messages by id;
 /// an item whose review state stops being public keeps in its thread only those who may
 /// still read it. On every node (the Redis adapter carries all three to the others).
-async fn push_committed<A: Adapter>(io: SocketIo<A>, mut events: broadcast::Receiver<Event>, state: AppState) {
+async fn push_committed<A: Adapter>(
+    io: SocketIo<A>,
+    mut events: broadcast::Receiver<Event>,
+    state: AppState,
+    backlogs: Arc<Backlogs>,
+) {
     loop {
         match events.recv().await {
             Ok(Event::Notified(notification)) => {
                 let room = user_room(&notification.user_id);
-                events::deliver(|| io.to(room.clone()), "notify", &NotificationJson::from(&notification)).await;
+                let data = NotificationJson::from(&notification);
+                events::deliver(|| io.to(room.clone()), &backlogs, "notify", &data).await;
             }
             Ok(Event::MessageDeleted(message)) => {
                 let room = message.item.map_or(json!("chat"), |item| json!(item.get()));
                 let data = json!({ "id": message.id.get(), "room": room });
-                events::deliver(|| io.to(events::WITH_IDS), "message:deleted", &data).await;
+                events::deliver(|| io.to(events::WITH_IDS), &backlogs, "message:deleted", &data).await;
             }
             Ok(Event::Reviewed(reviewed)) if !state.config.custody.is_public(reviewed.status) => {
                 events::keep_thread_to_its_readers(&io, reviewed.item, &reviewed.reporter).await;

@@ -106,6 +106,16 @@ impl Backlogs {
         backlog
     }
 
+    /// Counts `bytes` more handed to each of `sockets`, under one lock: a broadcast charges
+    /// every receiver. Returns the sockets over the limit.
+    pub fn charge(&self, sockets: impl IntoIterator<Item = Sid>, bytes: usize) -> Vec<Sid> {
+        let by_socket = self.lock();
+        sockets
+            .into_iter()
+            .filter(|socket| by_socket.get(socket).is_some_and(|backlog| !backlog.charge(bytes)))
+            .collect()
+    }
+
     pub fn close(&self, socket: Sid) {
         self.lock().remove(&socket);
     }
