@@ -54,8 +54,9 @@ impl ModelError {
     }
 }
 
-/// The loaded model: immutable, so one instance serves every thread (`Send + Sync`); it starts
-/// no threads of its own, so encoding runs on, and is paced by, the caller's thread.
+/// The loaded model: one instance serves every thread (`Send + Sync`; its weights never change,
+/// and the rows of the pieces it keeps and its idle buffers are behind locks); it starts no
+/// threads of its own, so encoding runs on, and is paced by, the caller's thread.
 pub struct Encoder {
     tokenizer: Tokenizer,
     weights: Weights,
