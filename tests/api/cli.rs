@@ -580,6 +580,57 @@ async fn two_runs_of_one_import_never_write_the_same_lines() {
     assert_eq!((progress.lines_done, progress.items_done), (1, 1));
 }
 
+/// `lostfound items import FILE` on `db`, and its peak resident set in KiB. GNU time forks the
+/// command from its own small process and reports the command's peak as the kernel counted it
+/// (a process started from this one would be charged with this one's memory).
+async fn import_with_peak(db: &TestDb, file: &std::path::Path, dir: &std::path::Path) -> (Output, usize) {
+    let peak_file = dir.join("peak");
+    let time = ["/usr/bin/time", "-o", peak_file.to_str().unwrap(), "-f", "%M"];
+    let mut import = lostfound(&time, db.url(), "items", &["import", file.to_str().unwrap()]);
+    // A backtrace read at exit would take more memory than the import.
+    import.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
+    let output = Command::from(import)
+        .output()
+        .await
+        .expect("GNU time runs the import (apt-get install time)");
+    let peak = std::fs::read_to_string(&peak_file).unwrap();
+    (output, peak.lines().last().unwrap().parse().unwrap())
+}
+
+/// An import reads a batch while the one before is written: what it holds is bounded by the
+/// batches' bytes, not by their count of lines, so twice as many lines with a photo do not
+/// take more memory.
+#[tokio::test]
+async fn an_import_of_photos_holds_a_bounded_part_of_the_file() {
+    const LINES: usize = 32;
+    let db = TestDb::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let photo = data_url("image/png", &png(800, 800, true));
+    let peak_of = async |lines: usize| {
+        let file = dir.path().join(format!("{lines}.jsonl"));
+        let mut items = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+        for n in 1..=lines {
+            let mut line: serde_json::Value = serde_json::from_str(&item_line(n)).unwrap();
+            line["imgData"] = json!(photo);
+            writeln!(items, "{line}").unwrap();
+        }
+        items.flush().unwrap();
+        let (output, peak_kib) = import_with_peak(&db, &file, dir.path()).await;
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        peak_kib
+    };
+    let (few, twice) = (peak_of(LINES).await, peak_of(2 * LINES).await);
+    // Held by count, the second import's peak was higher by about the photos it adds (201 →
+    // 264 MB for 61 MB more photos); bounded, the two peaks are within a few MB.
+    let added_kib = (LINES * photo.len() / 4 * 3) >> 10;
+    assert!(
+        twice < few + added_kib / 3,
+        "{} lines with a photo peaked at {twice} KiB, {LINES} at {few} KiB",
+        2 * LINES
+    );
+    assert_eq!(items_and_titles(&db).await, (3 * LINES, 2 * LINES));
+}
+
 #[tokio::test]
 async fn an_items_file_with_a_huge_line_is_refused_in_bounded_memory() {
     const LINE_BYTES: usize = 256 << 20;
@@ -596,26 +647,13 @@ async fn an_items_file_with_a_huge_line_is_refused_in_bounded_memory() {
     writeln!(items, "{}", item_line(3)).unwrap();
     items.flush().unwrap();
 
-    // GNU time forks the command from its own small process and reports the command's peak
-    // resident set, in KiB, as the kernel counted it (a process started from this one would be
-    // charged with this one's memory).
-    let peak_file = dir.path().join("peak");
-    let time = ["/usr/bin/time", "-o", peak_file.to_str().unwrap(), "-f", "%M"];
-    let mut import = lostfound(&time, db.url(), "items", &["import", file.to_str().unwrap()]);
-    // A backtrace read at exit would take more memory than the import.
-    import.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
-    let output = Command::from(import)
-        .output()
-        .await
-        .expect("GNU time runs the import (apt-get install time)");
+    let (output, peak_kib) = import_with_peak(&db, &file, dir.path()).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
         stderr.contains("line 2 is longer than 8 MiB, the most a line may hold: nothing was imported"),
         "{stderr}"
     );
-    let peak = std::fs::read_to_string(&peak_file).unwrap();
-    let peak_kib: usize = peak.lines().last().unwrap().parse().unwrap();
     assert!(
         peak_kib << 10 < LINE_BYTES / 2,
         "the import peaked at {peak_kib} KiB for a line of {} MiB",
