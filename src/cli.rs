@@ -201,16 +201,26 @@ async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
     let (now, name, database) = (now_ms(), file.display(), store.name());
     let mut lines = Lines::open(file).await?;
     let (mut count, mut refused) = (0, Vec::new());
+    let mut batch = Batch::default();
+    let mut check = async |batch: &mut Batch| -> anyhow::Result<()> {
+        for (n, item) in batch.checked(now).await? {
+            match item {
+                Ok(_) => count += 1,
+                Err(message) => refused.push(format!("  line {n}: {message}")),
+            }
+        }
+        Ok(())
+    };
     while let Some((n, line)) = lines
         .next()
         .await
         .map_err(|err| anyhow!("{err:#}: nothing was imported"))?
     {
-        match imported_item(&line, now) {
-            Ok(_) => count += 1,
-            Err(message) => refused.push(format!("  line {n}: {message}")),
+        if batch.add(n, line) {
+            check(&mut batch).await?;
         }
     }
+    check(&mut batch).await?;
     if !refused.is_empty() {
         bail!(
             "{name} has {} refused lines; nothing was imported:\n{}",
@@ -252,27 +262,71 @@ async fn import_items(store: &Store, file: &Path) -> anyhow::Result<()> {
 /// to it; the last goes with the import's end. How many items were sent.
 async fn send_batches(writer: &mut BatchWriter, file: &Path, now: i64) -> anyhow::Result<usize> {
     let (name, lines_done) = (file.display(), writer.from_line);
-    let (mut batch, mut batch_bytes) = (Vec::with_capacity(IMPORT_BATCH), 0);
-    let (mut imported, mut to_line) = (0, lines_done);
+    let mut batch = Batch::default();
+    let mut imported = 0;
+    let mut send = async |batch: &mut Batch, finished_at: Option<i64>| -> anyhow::Result<()> {
+        let to_line = batch.lines.last().map_or(writer.from_line, |&(n, _)| n as i64);
+        let items = batch
+            .checked(now)
+            .await?
+            .into_iter()
+            // The file changed between the two readings.
+            .map(|(n, item)| item.map_err(|message| anyhow!("{name} line {n}: {message}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        imported += items.len();
+        writer.send(items, to_line, finished_at).await
+    };
     let mut lines = Lines::open(file).await?;
     while let Some((n, line)) = lines.next().await? {
-        let n = n as i64;
-        if n <= lines_done {
-            continue;
-        }
-        // The file changed between the two readings.
-        batch.push(imported_item(&line, now).map_err(|message| anyhow!("{name} line {n}: {message}"))?);
-        to_line = n;
-        batch_bytes += line.len();
-        if batch.len() == IMPORT_BATCH || batch_bytes >= IMPORT_BATCH_BYTES {
-            imported += batch.len();
-            writer.send(std::mem::take(&mut batch), to_line, None).await?;
-            batch_bytes = 0;
+        if n as i64 > lines_done && batch.add(n, line) {
+            send(&mut batch, None).await?;
         }
     }
-    imported += batch.len();
-    writer.send(batch, to_line, Some(now_ms())).await?;
+    send(&mut batch, Some(now_ms())).await?;
     Ok(imported)
+}
+
+/// Lines read for a batch: it is full at [`IMPORT_BATCH`] lines or [`IMPORT_BATCH_BYTES`].
+#[derive(Default)]
+struct Batch {
+    lines: Vec<(usize, String)>,
+    bytes: usize,
+}
+
+impl Batch {
+    /// Adds line `n`; true once the batch is full.
+    fn add(&mut self, n: usize, line: String) -> bool {
+        self.bytes += line.len();
+        self.lines.push((n, line));
+        self.lines.len() == IMPORT_BATCH || self.bytes >= IMPORT_BATCH_BYTES
+    }
+
+    /// Takes the lines, each with the item it describes or why it is refused, in order. Checked
+    /// on every core: checking a photo decodes it and makes its thumbnail, tens of
+    /// milliseconds each.
+    async fn checked(&mut self, now: i64) -> anyhow::Result<Vec<(usize, Result<ImportedItem, String>)>> {
+        self.bytes = 0;
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let per_core = self.lines.len().div_ceil(cores).max(1);
+        let mut lines = std::mem::take(&mut self.lines).into_iter();
+        let mut parts = Vec::new();
+        loop {
+            let part: Vec<_> = lines.by_ref().take(per_core).collect();
+            if part.is_empty() {
+                break;
+            }
+            parts.push(tokio::task::spawn_blocking(move || {
+                part.into_iter()
+                    .map(|(n, line)| (n, imported_item(&line, now)))
+                    .collect::<Vec<_>>()
+            }));
+        }
+        let mut checked = Vec::new();
+        for part in parts {
+            checked.extend(part.await?);
+        }
+        Ok(checked)
+    }
 }
 
 /// Writes an import's batches in the file's order while the next one is read: a batch is
