@@ -306,7 +306,8 @@ impl Batch {
     /// milliseconds each.
     async fn checked(&mut self, now: i64) -> anyhow::Result<Vec<(usize, Result<ImportedItem, String>)>> {
         self.bytes = 0;
-        let per_core = self.lines.len().div_ceil(crate::cpu::cores()).max(1);
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let per_core = self.lines.len().div_ceil(cores).max(1);
         let mut lines = std::mem::take(&mut self.lines).into_iter();
         let mut parts = Vec::new();
         loop {

@@ -9,12 +9,6 @@ use tokio::sync::Semaphore;
 /// Work on inputs smaller than this runs inline: a blocking thread would cost more.
 const INLINE_LIMIT: usize = 64 * 1024;
 
-/// The cores this process may use (2 when that cannot be told): how many CPU-heavy jobs run
-/// at once.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(2, usize::from)
-}
-
 #[derive(Clone)]
 pub struct CpuWork {
     permits: Arc<Semaphore>,
@@ -23,8 +17,9 @@ pub struct CpuWork {
 impl CpuWork {
     /// As many jobs at once as there are cores.
     pub fn new() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Self {
-            permits: Arc::new(Semaphore::new(cores())),
+            permits: Arc::new(Semaphore::new(cores)),
         }
     }
 

@@ -22,10 +22,11 @@ pub struct Passwords {
 
 impl Passwords {
     pub async fn new() -> anyhow::Result<Self> {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let dummy = Password::parse("not-a-real-password").expect("valid");
         let dummy_hash = tokio::task::spawn_blocking(move || hash_blocking(&dummy)).await??;
         Ok(Self {
-            permits: Arc::new(Semaphore::new(crate::cpu::cores())),
+            permits: Arc::new(Semaphore::new(cores)),
             dummy_hash: dummy_hash.into(),
         })
     }

@@ -71,7 +71,7 @@ impl Meanings {
                 encoder
             }
         };
-        let cores = crate::cpu::cores();
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Ok(Self {
             encoder,
             index: Arc::default(),
