@@ -180,11 +180,15 @@ macro_rules! item_columns {
 }
 pub(super) use item_columns;
 
-/// Every change to an item takes the next list version first; the item keeps it as its own.
-pub(super) const NEXT_VERSION: &str =
-    "UPDATE item_list_version SET version = version + 1 WHERE id = 1 RETURNING version";
-/// The version of every list (`list_version`); on SQLite the writer reads it at each commit.
-pub(super) const LIST_VERSION: &str = "SELECT version FROM item_list_version WHERE id = 1";
+/// Every change to an item takes the next version first, and the item keeps it as its own: its
+/// connection's row of the items' version is bumped (one of 64 on PostgreSQL, so that changes
+/// on other connections and nodes do not wait for its commit; SQLite's one writer keeps one
+/// row), and the version is the row's new value × 64 + the row's number, given only once.
+pub(super) const NEXT_VERSION: &str = "UPDATE item_list_version SET version = version + 1 \
+     WHERE id = (SELECT stripe FROM item_version_stripe) RETURNING version * 64 + id AS version";
+/// The version of every list (`list_version`): the rows' sum, which grows with every change;
+/// on SQLite the writer reads it at each commit.
+pub(super) const LIST_VERSION: &str = "SELECT CAST(SUM(version) AS BIGINT) FROM item_list_version";
 /// The columns a new item's row is written with, in the order of [`item_args`] (with
 /// `derived_at` at the end, written as `created_at`).
 const NEW_ITEM_COLUMNS: &str = "title, descr, cat, kind, photo_version, lat, lng, radius, status, storage_place, \

@@ -4,6 +4,7 @@
 use super::{
     Store, StoreError,
     derived::{Derived, Source, bind_derived},
+    items::NEXT_VERSION,
     with_pool,
 };
 use crate::{
@@ -33,9 +34,8 @@ const UNDERIVED: &str = "SELECT id, title, descr, cat, storage_place, lat, lng, 
 const DERIVE: &str = "UPDATE items SET cat_key = $2, search_words = $3, place_words = $4, \
      geo_x = $5, geo_y = $6, geo_z = $7, radius_sin = $8, radius_cos = $9, \
      photo_version = $10, img_data = CASE WHEN $11 THEN NULL ELSE img_data END, derived_at = $12, \
-     version = (SELECT version FROM item_list_version WHERE id = 1) \
+     version = $13 \
      WHERE id = $1 AND derived_at IS NULL";
-const BUMP_VERSION: &str = "UPDATE item_list_version SET version = version + 1 WHERE id = 1";
 const INSERT_PHOTO: &str =
     "INSERT INTO photos (item_id, mime, bytes, thumb) VALUES ($1, $2, $3, $4) ON CONFLICT (item_id) DO NOTHING";
 
@@ -69,13 +69,14 @@ impl Store {
     async fn store_converted(&self, batch: Vec<Converted>) -> Result<(), StoreError> {
         let now = now_ms();
         with_pool!(self, write, |pool| {
-            sqlx::query(BUMP_VERSION).execute(&mut *pool).await?;
+            let version: i64 = sqlx::query_scalar(NEXT_VERSION).fetch_one(&mut *pool).await?;
             for Converted { row, derived, photo } in &batch {
                 let moved = photo.is_some();
                 let updated = bind_derived!(sqlx::query(DERIVE).bind(row.id), derived)
                     .bind(photo.as_ref().map(|(photo, _)| photo.version()))
                     .bind(moved)
                     .bind(now)
+                    .bind(version)
                     .execute(&mut *pool)
                     .await?
                     .rows_affected();

@@ -439,8 +439,9 @@ impl Store {
     /// Tells those who look after report `item`'s site (but `reporter`) on `tx` that it waits
     /// for review: at most one notification each per [`REVIEW_WINDOW_MS`]; a report arriving
     /// within the window raises its count (and marks it unread) instead. Called in the report's
-    /// transaction, after it took the list version: reports arriving at once on several
-    /// nodes wait for each other, and count in one notification.
+    /// transaction, after it took its version. On PostgreSQL, reports written in the same
+    /// instant on connections that bump different rows of the version do not wait for each
+    /// other, and a reviewer may then get one notification for each of them.
     pub(super) async fn notify_reviewers(
         &self,
         tx: &mut impl Tx,

@@ -6,6 +6,7 @@ use std::{net::SocketAddr, time::Duration};
 
 use reqwest::{StatusCode, Url};
 use serde_json::{Value, json};
+use sqlx::{Connection, PgConnection};
 
 use crate::{
     cli::command_on,
@@ -483,4 +484,63 @@ async fn both_nodes_keep_signing_people_in_after_the_provider_rotates_its_keys()
         assert_eq!(sign_on(&olivia, "olivia").await, "/", "after the rotation");
         assert_eq!(olivia.get("/api/me").await.1["user"]["id"], "olivia");
     }
+}
+
+/// A change to items takes its version from its connection's row of the items' version (one
+/// of 64, by the backend's process id): a create on one node goes on while another node holds
+/// the row of its own change until its commit. With one row for all, every change waited for
+/// the one before it to be on disk, on every node.
+#[tokio::test]
+async fn a_create_does_not_wait_for_another_nodes_change_to_commit() {
+    let cluster = Cluster::new().await;
+    let node = cluster.node().await;
+    let alice = node.client();
+    assert_eq!(alice.login("alice", &password_of("alice")).await.0, StatusCode::OK);
+    let first = alice.create_item(item_body("Blue scarf")).await;
+    let list_tag = async || {
+        let (status, headers, _) = alice.send_raw(alice.request(reqwest::Method::GET, "/api/items")).await;
+        assert_eq!(status, StatusCode::OK);
+        headers[reqwest::header::ETAG].clone()
+    };
+    let before = list_tag().await;
+
+    // Another node's change, begun and not committed, on a connection whose row none of this
+    // node's connections bumps (their rows are their process ids modulo 64, as the view says).
+    let mut other = None;
+    for _ in 0..100 {
+        let mut conn = PgConnection::connect(cluster.db.url()).await.unwrap();
+        let (mine, taken): (i32, Vec<i32>) = (
+            sqlx::query_scalar("SELECT stripe FROM item_version_stripe")
+                .fetch_one(&mut conn)
+                .await
+                .unwrap(),
+            sqlx::query_scalar(
+                "SELECT pid % 64 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .fetch_all(&mut conn)
+            .await
+            .unwrap(),
+        );
+        if !taken.contains(&mine) {
+            other = Some(conn);
+            break;
+        }
+    }
+    let mut other = other.expect("a connection whose row of the version no connection of the node bumps");
+    let mut change = other.begin().await.unwrap();
+    sqlx::query(
+        "UPDATE item_list_version SET version = version + 1 WHERE id = (SELECT stripe FROM item_version_stripe)",
+    )
+    .execute(&mut *change)
+    .await
+    .unwrap();
+
+    let second = tokio::time::timeout(Duration::from_secs(10), alice.create_item(item_body("Red scarf")))
+        .await
+        .expect("a create waited for another node's change to commit");
+    change.commit().await.unwrap();
+    assert_ne!(second["id"], first["id"]);
+    // Every change moved the lists' version.
+    let after = list_tag().await;
+    assert_ne!(after, before);
 }

@@ -153,3 +153,49 @@ async fn a_report_that_fails_among_many_at_once_fails_alone() {
     store.close().await;
     assert_eq!(db.count("items").await, 40);
 }
+
+/// A database of the release that kept the items' version in one row upgrades to a row for
+/// each stripe of connections: every version given after the upgrade is above every one given
+/// before, so no ETag can name two states of an item, nor of a list.
+#[tokio::test]
+async fn versions_given_after_the_upgrade_to_rows_of_versions_are_above_every_one_before() {
+    let mut app = spawn_app().await;
+    let desk = app.logged_in("desk", true).await;
+    let scarf = desk.create_item(item_body("Blue scarf")).await;
+    app.stop().await;
+    // As the previous release left it: one row, whose version no item's is above.
+    let mut downgrade = vec![
+        "DROP VIEW item_version_stripe",
+        "DELETE FROM item_list_version WHERE id <> 1",
+        "UPDATE item_list_version SET version = 1000",
+        "UPDATE items SET version = 1000",
+        "DELETE FROM _sqlx_migrations WHERE version = 35",
+    ];
+    if app.db.url().starts_with("postgres") {
+        downgrade.extend([
+            "ALTER TABLE item_list_version DROP CONSTRAINT item_list_version_id_check",
+            "ALTER TABLE item_list_version ADD CONSTRAINT item_list_version_id_check CHECK (id = 1)",
+        ]);
+    }
+    for statement in downgrade {
+        app.db.sql(statement).await;
+    }
+
+    let app = app.restart().await;
+    let desk = desk.at(&app);
+    let (status, _) = desk.patch(&item_path(&scarf), json!({ "status": "approved" })).await;
+    assert_eq!(status, StatusCode::OK);
+    for title in ["Red scarf", "Green scarf", "Black umbrella"] {
+        desk.create_item(item_body(title)).await;
+    }
+    let versions = app.db.sql("SELECT CAST(version AS TEXT) FROM items ORDER BY id").await;
+    assert_eq!(versions.len(), 4);
+    for version in &versions {
+        assert!(version.parse::<i64>().unwrap() > 1000, "{versions:?}");
+    }
+    let lists = app
+        .db
+        .sql("SELECT CAST(SUM(version) AS TEXT) FROM item_list_version")
+        .await;
+    assert!(lists[0].parse::<i64>().unwrap() > 1000, "{lists:?}");
+}
