@@ -15,6 +15,7 @@ use anyhow::{Context, anyhow, bail};
 use crate::{
     auth::{Passwords, add_user, set_password, unlock},
     config::{ItemsCommand, SiteCommand, UserCommand},
+    cpu::CpuWork,
     domain::{AccountPatch, Email, ImportedAccount, ImportedItem, NewAccount, Password, SiteFields, access::Role},
     store::{AccountChange, ImportOutcome, ImportStep, SiteRefusal, Store},
     time::now_ms,
@@ -291,6 +292,7 @@ async fn send_batches(writer: &mut BatchWriter, file: &Path, now: i64) -> anyhow
 struct Batch {
     lines: Vec<(usize, String)>,
     bytes: usize,
+    cpu: CpuWork,
 }
 
 impl Batch {
@@ -306,26 +308,14 @@ impl Batch {
     /// milliseconds each.
     async fn checked(&mut self, now: i64) -> anyhow::Result<Vec<(usize, Result<ImportedItem, String>)>> {
         self.bytes = 0;
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        let per_core = self.lines.len().div_ceil(cores).max(1);
-        let mut lines = std::mem::take(&mut self.lines).into_iter();
-        let mut parts = Vec::new();
-        loop {
-            let part: Vec<_> = lines.by_ref().take(per_core).collect();
-            if part.is_empty() {
-                break;
-            }
-            parts.push(tokio::task::spawn_blocking(move || {
-                part.into_iter()
+        let lines = std::mem::take(&mut self.lines);
+        self.cpu
+            .across_cores(lines, move |run: Vec<(usize, String)>| {
+                run.into_iter()
                     .map(|(n, line)| (n, imported_item(&line, now)))
-                    .collect::<Vec<_>>()
-            }));
-        }
-        let mut checked = Vec::new();
-        for part in parts {
-            checked.extend(part.await?);
-        }
-        Ok(checked)
+                    .collect()
+            })
+            .await
     }
 }
 

@@ -14,12 +14,17 @@ pub struct CpuWork {
     permits: Arc<Semaphore>,
 }
 
+/// The cores this process may use (two when the system does not say): how many CPU-heavy
+/// jobs of one kind run at once.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from)
+}
+
 impl CpuWork {
     /// As many jobs at once as there are cores.
     pub fn new() -> Self {
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Self {
-            permits: Arc::new(Semaphore::new(cores)),
+            permits: Arc::new(Semaphore::new(cores())),
         }
     }
 
@@ -35,6 +40,35 @@ impl CpuWork {
         }
         let _permit = self.permits.acquire().await?;
         Ok(tokio::task::spawn_blocking(work).await?)
+    }
+
+    /// Runs `work` over `items` on the blocking threads, a run of consecutive items per core
+    /// (each once a permit is free), and returns its outputs in the items' order.
+    pub async fn across_cores<T: Send + 'static, U: Send + 'static>(
+        &self,
+        items: Vec<T>,
+        work: impl Fn(Vec<T>) -> Vec<U> + Clone + Send + 'static,
+    ) -> anyhow::Result<Vec<U>> {
+        let per_core = items.len().div_ceil(cores()).max(1);
+        let mut items = items.into_iter();
+        let mut runs = Vec::new();
+        loop {
+            let run: Vec<T> = items.by_ref().take(per_core).collect();
+            if run.is_empty() {
+                break;
+            }
+            let permit = self.permits.clone().acquire_owned().await?;
+            let work = work.clone();
+            runs.push(tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                work(run)
+            }));
+        }
+        let mut outputs = Vec::new();
+        for run in runs {
+            outputs.extend(run.await?);
+        }
+        Ok(outputs)
     }
 }
 

@@ -8,7 +8,7 @@ use argon2::{
 };
 use tokio::sync::Semaphore;
 
-use crate::domain::Password;
+use crate::{cpu::cores, domain::Password};
 
 /// Hashes and verifies passwords. Clones share the same limit on concurrent hashing, so a
 /// burst of logins queues instead of exhausting memory (each hash takes 19 MiB).
@@ -22,11 +22,10 @@ pub struct Passwords {
 
 impl Passwords {
     pub async fn new() -> anyhow::Result<Self> {
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let dummy = Password::parse("not-a-real-password").expect("valid");
         let dummy_hash = tokio::task::spawn_blocking(move || hash_blocking(&dummy)).await??;
         Ok(Self {
-            permits: Arc::new(Semaphore::new(cores)),
+            permits: Arc::new(Semaphore::new(cores())),
             dummy_hash: dummy_hash.into(),
         })
     }

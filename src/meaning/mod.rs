@@ -16,11 +16,14 @@ use std::{
 };
 
 use lostfound_meaning::Encoder;
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 
 use self::{index::Index, lexicon::Lexicon};
 
-use crate::domain::{Item, Meaning, says_something, search::folded_words};
+use crate::{
+    cpu::CpuWork,
+    domain::{Item, Meaning, says_something, search::folded_words},
+};
 
 /// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
 /// working directory (a checkout), beside the binary, a checkout's `target/*/` binary, and
@@ -35,9 +38,8 @@ pub struct Meanings {
     lexicon: Arc<Lexicon>,
     /// Rung when an item was created or its text changed: [`fill`] encodes it.
     wanted: Arc<Notify>,
-    /// Encodes at once: one per core.
-    permits: Arc<Semaphore>,
-    cores: usize,
+    /// Encodes on the blocking threads, one batch per core at once.
+    cpu: CpuWork,
 }
 
 /// Models loaded by this process, by directory: a test process starts many servers, and the
@@ -71,14 +73,12 @@ impl Meanings {
                 encoder
             }
         };
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         Ok(Self {
             encoder,
             index: Arc::default(),
             lexicon: Arc::default(),
             wanted: Arc::default(),
-            permits: Arc::new(Semaphore::new(cores)),
-            cores,
+            cpu: CpuWork::new(),
         })
     }
 
@@ -97,29 +97,26 @@ impl Meanings {
     /// The meaning of each text (`None` for one that says nothing), made on the blocking
     /// threads: one batch per core at most, so many texts use every core.
     pub async fn encode(&self, texts: Vec<String>) -> anyhow::Result<Vec<Option<Meaning>>> {
-        let telling: Vec<usize> = (0..texts.len()).filter(|&i| says_something(&texts[i])).collect();
         let mut meanings: Vec<Option<Meaning>> = vec![None; texts.len()];
+        let telling: Vec<(usize, String)> = texts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, text)| says_something(text))
+            .collect();
         if telling.is_empty() {
             return Ok(meanings);
         }
-        let per_core = telling.len().div_ceil(self.cores);
-        let mut jobs = Vec::new();
-        for part in telling.chunks(per_core) {
-            let part_texts: Vec<String> = part.iter().map(|&i| texts[i].clone()).collect();
-            let encoder = self.encoder.clone();
-            let permit = self.permits.clone().acquire_owned().await?;
-            jobs.push(tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                let refs: Vec<&str> = part_texts.iter().map(String::as_str).collect();
-                encoder.encode(&refs)
-            }));
-        }
-        let mut at = telling.iter();
-        for job in jobs {
-            for vector in job.await? {
-                let i = *at.next().expect("one vector per text");
-                meanings[i] = Some(Meaning::new(&vector));
-            }
+        let encoder = self.encoder.clone();
+        let encoded = self
+            .cpu
+            .across_cores(telling, move |run: Vec<(usize, String)>| {
+                let texts: Vec<&str> = run.iter().map(|(_, text)| text.as_str()).collect();
+                let vectors = encoder.encode(&texts);
+                run.iter().map(|(i, _)| *i).zip(vectors).collect::<Vec<_>>()
+            })
+            .await?;
+        for (i, vector) in encoded {
+            meanings[i] = Some(Meaning::new(&vector));
         }
         Ok(meanings)
     }
