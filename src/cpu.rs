@@ -12,6 +12,8 @@ const INLINE_LIMIT: usize = 64 * 1024;
 #[derive(Clone)]
 pub struct CpuWork {
     permits: Arc<Semaphore>,
+    /// [`cores`], read once: it reads the process's cgroup files each time.
+    cores: usize,
 }
 
 /// The cores this process may use (two when the system does not say): how many CPU-heavy
@@ -23,8 +25,10 @@ pub fn cores() -> usize {
 impl CpuWork {
     /// As many jobs at once as there are cores.
     pub fn new() -> Self {
+        let cores = cores();
         Self {
-            permits: Arc::new(Semaphore::new(cores())),
+            permits: Arc::new(Semaphore::new(cores)),
+            cores,
         }
     }
 
@@ -49,7 +53,7 @@ impl CpuWork {
         items: Vec<T>,
         work: impl Fn(Vec<T>) -> Vec<U> + Clone + Send + 'static,
     ) -> anyhow::Result<Vec<U>> {
-        let per_core = items.len().div_ceil(cores()).max(1);
+        let per_core = items.len().div_ceil(self.cores).max(1);
         let mut items = items.into_iter();
         let mut runs = Vec::new();
         loop {
