@@ -1,7 +1,10 @@
 //! Colours named in a report, in English, Spanish and Korean: the detail owners and offices
 //! most often both write, and one the sentence encoder weighs little ("초록 목도리" and
 //! "빨간 목도리", a green and a red scarf, mean nearly the same to it). Two reports that name
-//! colours and share none are most likely two objects.
+//! colours and share none are most likely two objects. A Latin name of five letters or more
+//! is also known with two neighbouring letters swapped or a doubled letter written once
+//! ("brwon", "yelow", "amarilo"): the typos that make no other word, unlike a letter dropped
+//! or changed ("blanco" → "banco", a bench; "white" → "write").
 
 use super::words::composed_words;
 
@@ -85,7 +88,33 @@ fn names_colour(word: &str, name: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
-    if korean { word.starts_with(name) } else { word == name }
+    if korean {
+        word.starts_with(name)
+    } else {
+        word == name || (name.len() >= TYPO_FROM && (swapped(word, name) || undoubled(word, name)))
+    }
+}
+
+/// Letters a Latin colour name has from which a typo of it is still read as the colour:
+/// shorter names ("red", "gris", "rosa") are a typo away from too many words.
+const TYPO_FROM: usize = 5;
+
+/// `word` is `name` with two neighbouring letters swapped ("brwon", "balck").
+fn swapped(word: &str, name: &str) -> bool {
+    let (w, n) = (word.as_bytes(), name.as_bytes());
+    if w.len() != n.len() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..n.len()).filter(|&i| w[i] != n[i]).collect();
+    matches!(differ[..], [i, j] if j == i + 1 && w[i] == n[j] && w[j] == n[i])
+}
+
+/// `word` is `name` with one letter of a doubled pair written once ("yelow", "amarilo",
+/// "maron").
+fn undoubled(word: &str, name: &str) -> bool {
+    let n = name.as_bytes();
+    word.len() + 1 == n.len()
+        && (1..n.len()).any(|i| n[i] == n[i - 1] && word.as_bytes() == [&n[..i], &n[i + 1..]].concat().as_slice())
 }
 
 #[cfg(test)]
@@ -124,5 +153,28 @@ mod tests {
         );
         // One shared colour is enough: a two-tone bag.
         assert_eq!(of("Black and red backpack").agree(of("Red backpack")), 1.0);
+    }
+
+    #[test]
+    fn a_longer_name_is_known_through_a_swap_or_a_doubled_letter_written_once() {
+        for (typo, colour) in [
+            ("brwon lether walet", "Brown leather wallet"),
+            ("balck umbrella", "Black umbrella"),
+            ("yelow raincoat", "Yellow raincoat"),
+            ("Cartera amarila", "amarillo"),
+            ("mochila maron", "Brown backpack"),
+        ] {
+            assert_eq!(of(typo).agree(of(colour)), 1.0, "{typo} / {colour}");
+        }
+        // Other typos make other words, and short names are a typo from many.
+        for (text, colour) in [
+            ("Mochila en el banco", "blanco"),
+            ("write your name", "white"),
+            ("range of keys", "orange"),
+            ("gris", "rsig"),
+            ("red", "erd"),
+        ] {
+            assert_eq!(of(text).agree(of(colour)), 0.5, "{text} names no colour of {colour}");
+        }
     }
 }
