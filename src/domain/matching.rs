@@ -1,15 +1,16 @@
 //! Matching lost and found: which approved items of the other kind may be the same object as
 //! a given one, how likely, and why. The store narrows the candidates by place and time
-//! ([`candidates`]); [`rank`] weighs each by meaning, words, place, time, category and
-//! colour and orders them; [`worth_telling`] picks the few an owner is told of.
+//! ([`candidates`]); [`rank`] weighs each by meaning, words, place, time, category, colour
+//! and maker and orders them; [`worth_telling`] picks the few an owner is told of.
 
 use std::collections::HashMap;
 
 use super::{
     Item, ItemFilter, ItemId, ItemKind, ItemStatus, Meaning, Near,
+    brands::Brands,
     colours::Colours,
     geo::distance_m,
-    words::{overlap, shared, telling_words},
+    words::{composed_words, is_telling, overlap, shared},
 };
 
 /// How far apart two circles may be and still match.
@@ -25,8 +26,8 @@ pub const MAX_MATCHES: usize = 20;
 pub const MAX_CANDIDATES: u32 = 500;
 
 /// What each signal weighs in a score (they add up to 1). Meaning carries most: it is what
-/// finds other words, other languages and the owner's own way of putting it; colour tells
-/// apart what the encoder finds alike. Chosen on the project's evaluation set
+/// finds other words, other languages and the owner's own way of putting it; colour and
+/// maker tell apart what the encoder finds alike. Chosen on the project's evaluation set
 /// (docs/matching.md).
 const MEANING_WEIGHT: f64 = 0.46;
 const WORDS_WEIGHT: f64 = 0.12;
@@ -34,6 +35,10 @@ const PLACE_WEIGHT: f64 = 0.15;
 const TIME_WEIGHT: f64 = 0.05;
 const CATEGORY_WEIGHT: f64 = 0.10;
 const COLOUR_WEIGHT: f64 = 0.12;
+/// The share of a score that two reports naming different makers lose: a Jabra and a Sony
+/// pair of black earbuds found in the same room are two objects, however alike their words.
+/// A share, not a weight: the look-alikes that flood owners score high on everything else.
+pub const BRANDS_DIFFER: f64 = 0.25;
 /// Cosines the encoder gives unrelated reports (below) and the same object described twice
 /// (above): meaning counts from nothing to everything between them.
 const UNRELATED_COSINE: f64 = 0.1;
@@ -68,14 +73,18 @@ pub struct Why {
     pub time: f64,
     pub category: f64,
     pub colour: f64,
+    /// What the two naming different makers took away ([`BRANDS_DIFFER`] of the rest), as a
+    /// negative number; 0 otherwise.
+    pub brand: f64,
 }
 
-/// An item as matching compares it: its telling words, the colours it names and, when it has
-/// one, its meaning.
+/// An item as matching compares it: its telling words, the colours and makers it names and,
+/// when it has one, its meaning.
 pub struct Report<'a> {
     item: &'a Item,
     words: Vec<String>,
     colours: Colours,
+    brands: Brands,
     meaning: Option<&'a Meaning>,
 }
 
@@ -90,17 +99,22 @@ pub struct Likeness {
     pub time: f64,
     pub category: f64,
     pub colour: f64,
+    /// Both name makers, and none the same.
+    pub brands_differ: bool,
     pub distance: f64,
 }
 
 impl<'a> Report<'a> {
     pub fn new(item: &'a Item, meaning: Option<&'a Meaning>) -> Self {
+        // Each text folded once: its telling words, colours and makers are read from it.
+        let folded: Vec<String> = composed_words(&item.title)
+            .chain(item.desc.as_deref().into_iter().flat_map(composed_words))
+            .collect();
         Self {
             item,
-            words: telling_words(&item.title)
-                .chain(item.desc.as_deref().into_iter().flat_map(telling_words))
-                .collect(),
-            colours: Colours::of(std::iter::once(item.title.as_str()).chain(item.desc.as_deref())),
+            words: folded.iter().filter(|word| is_telling(word)).cloned().collect(),
+            colours: Colours::of(&folded),
+            brands: Brands::of(&folded),
             meaning,
         }
     }
@@ -122,6 +136,7 @@ impl<'a> Report<'a> {
             time: 1.0 - (apart_ms / WINDOW_MS as f64).min(1.0),
             category: categories_agree(a, b),
             colour: self.colours.agree(other.colours),
+            brands_differ: self.brands.differ(other.brands),
             distance,
         })
     }
@@ -135,15 +150,21 @@ impl Likeness {
         let meaning = self.cosine.map_or(self.words, |cosine| {
             ((cosine - UNRELATED_COSINE) / (SAME_COSINE - UNRELATED_COSINE)).clamp(0.0, 1.0)
         });
-        let why = Why {
+        let mut why = Why {
             meaning: round(MEANING_WEIGHT * meaning),
             words: shared,
             place: round(PLACE_WEIGHT * self.place),
             time: round(TIME_WEIGHT * self.time),
             category: round(CATEGORY_WEIGHT * self.category),
             colour: round(COLOUR_WEIGHT * self.colour),
+            brand: 0.0,
         };
-        let score = round(why.meaning + WORDS_WEIGHT * self.words + why.place + why.time + why.category + why.colour);
+        let mut score =
+            round(why.meaning + WORDS_WEIGHT * self.words + why.place + why.time + why.category + why.colour);
+        if self.brands_differ {
+            why.brand = -round(BRANDS_DIFFER * score);
+            score = round(score + why.brand);
+        }
         (score.min(1.0), why)
     }
 }
@@ -397,6 +418,24 @@ mod tests {
         filed_alike.cat = Some("OTHER".into());
         let alike = rank(&report, vec![(filed_alike, Some(meaning(0.75)))]);
         assert!((alike[0].score - matches[0].score - CATEGORY_WEIGHT).abs() < 0.002);
+    }
+
+    #[test]
+    fn naming_different_makers_takes_a_share_of_the_score_and_says_how_much() {
+        let mut lost = item(1, ItemKind::Lost, "Black earbuds", None, 0.0, 50.0);
+        lost.desc = Some("Sony, in a round case".into());
+        let mut jabra = item(2, ItemKind::Found, "Black earbuds, Jabra", None, north(10.0), 10.0);
+        jabra.desc = Some("Round case".into());
+        let mut unnamed = jabra.clone();
+        unnamed.id = ItemId::new(3).unwrap();
+        unnamed.title = "Black earbuds".into();
+        let report = Report::new(&lost, None);
+        let matches = rank(&report, vec![(jabra, None), (unnamed, None)]);
+        assert_eq!(matches.iter().map(|m| m.item.id.get()).collect::<Vec<_>>(), [3, 2]);
+        let (differ, alike) = (&matches[1], &matches[0]);
+        assert_eq!(alike.why.brand, 0.0, "one names no maker");
+        let rest = differ.score - differ.why.brand;
+        assert!((differ.why.brand + BRANDS_DIFFER * rest).abs() < 0.002, "{differ:?}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod access;
 mod account;
 mod bin;
+pub mod brands;
 mod category;
 mod claim;
 pub mod colours;

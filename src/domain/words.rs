@@ -138,7 +138,13 @@ pub fn composed_words(text: &str) -> impl Iterator<Item = String> + '_ {
 /// The words of `text` that can tell one object from another: folded, without stop words
 /// and single letters.
 pub fn telling_words(text: &str) -> impl Iterator<Item = String> + '_ {
-    composed_words(text).filter(|word| word.chars().count() > 1 && !STOP_WORDS.contains(&word.as_str()))
+    composed_words(text).filter(|word| is_telling(word))
+}
+
+/// Whether a folded word can tell one object from another: neither a stop word nor a single
+/// letter.
+pub fn is_telling(word: &str) -> bool {
+    word.chars().count() > 1 && !STOP_WORDS.contains(&word)
 }
 
 fn is_hangul(word: &str) -> bool {

@@ -287,7 +287,7 @@ pub struct MatchJson<'a> {
 }
 
 /// Why a match scored what it did: the parts of its score from meaning, place, time,
-/// category and colour (the rest is from the shared words, listed).
+/// category, colour and makers (the rest is from the shared words, listed).
 #[derive(Serialize, ToSchema)]
 pub struct WhyJson {
     pub meaning: f64,
@@ -296,6 +296,8 @@ pub struct WhyJson {
     pub time: f64,
     pub category: f64,
     pub colour: f64,
+    /// What naming different makers took away: negative, or 0.
+    pub brand: f64,
 }
 
 impl From<&Why> for WhyJson {
@@ -307,6 +309,7 @@ impl From<&Why> for WhyJson {
             time: why.time,
             category: why.category,
             colour: why.colour,
+            brand: why.brand,
         }
     }
 }

@@ -220,6 +220,49 @@ async fn meaning_matches_across_languages_and_categories_and_only_the_likely_are
 }
 
 #[tokio::test]
+async fn an_item_of_another_maker_is_not_told_however_alike_and_the_same_maker_in_korean_is() {
+    let app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let owner = app.logged_in("daniel", false).await;
+    let jabra = report(
+        &office,
+        json!({ "kind": "found", "title": "Black earbuds, Jabra", "desc": "Round case. Shuttle bus",
+            "lat": 51.5 + north(100.0), "lng": -0.12, "radius": 10 }),
+        true,
+    )
+    .await;
+    let lost = owner
+        .create_item(json!({ "kind": "lost", "title": "Black earbuds",
+            "desc": "black Sony wireless earbuds in a round case",
+            "lat": 51.5, "lng": -0.12, "radius": 50 }))
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let (status, _) = office
+        .patch(&format!("/api/items/{lost}"), json!({ "status": "approved" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, matches) = owner.get(&format!("/api/items/{lost}/matches")).await;
+    assert_eq!(matches[0]["item"]["id"], jabra, "{matches}");
+    let why = &matches[0]["why"];
+    assert!(why["brand"].as_f64().unwrap() < -0.1, "Jabra is not Sony: {why}");
+    assert_eq!(matches[0]["likely"], false, "{matches}");
+    assert!(match_notices(&owner).await.is_empty(), "not told of the Jabra pair");
+
+    let sony = report(
+        &office,
+        json!({ "kind": "found", "title": "검정 소니 무선 이어폰", "desc": "둥근 케이스. 셔틀버스",
+            "lat": 51.5 + north(100.0), "lng": -0.12, "radius": 10 }),
+        true,
+    )
+    .await;
+    let (_, matches) = owner.get(&format!("/api/items/{lost}/matches")).await;
+    assert_eq!(matches[0]["item"]["id"], sony, "{matches}");
+    assert_eq!(matches[0]["why"]["brand"], 0.0, "소니 is Sony: {matches}");
+    assert_eq!(match_notices(&owner).await, [(sony, Value::Null)]);
+}
+
+#[tokio::test]
 async fn not_mine_takes_a_suggestion_away_from_its_owner_alone_until_taken_back() {
     let app = spawn_app().await;
     let office = app.logged_in("office", true).await;
