@@ -195,6 +195,9 @@ impl Brands {
     }
 }
 
+// One bit a maker in a `Brands`.
+const _: () = assert!(BRANDS.len() <= u128::BITS as usize);
+
 /// The most words a maker's name has ("the north face").
 const MOST_WORDS: usize = 3;
 
