@@ -9,7 +9,7 @@ use std::{
     sync::LazyLock,
 };
 
-use super::words::stem;
+use super::words::{is_syllable, stem};
 
 /// A set of makers, one bit each (the index in [`BRANDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -167,7 +167,7 @@ impl Brands {
         };
         for word in words {
             mark(names.whole.get(word.as_str()));
-            if word.chars().next().is_some_and(is_hangul) {
+            if word.chars().next().is_some_and(is_syllable) {
                 mark(names.whole.get(stem(word)));
                 for (prefix, i) in &names.korean_starts {
                     if word.starts_with(prefix) {
@@ -223,7 +223,7 @@ static NAMES: LazyLock<Names> = LazyLock::new(|| {
         for &name in *maker {
             if let Some(whole) = name.strip_prefix('=') {
                 names.whole.insert(whole.to_owned(), i);
-            } else if name.chars().next().is_some_and(is_hangul) {
+            } else if name.chars().next().is_some_and(is_syllable) {
                 names.korean_starts.push((name, i));
             } else if name.contains(' ') {
                 debug_assert!(name.split(' ').count() <= MOST_WORDS, "{name}");
@@ -237,10 +237,6 @@ static NAMES: LazyLock<Names> = LazyLock::new(|| {
     }
     names
 });
-
-fn is_hangul(c: char) -> bool {
-    ('\u{AC00}'..='\u{D7A3}').contains(&c)
-}
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,8 @@
 //! ("brwon", "yelow", "amarilo"): the typos that make no other word, unlike a letter dropped
 //! or changed ("blanco" → "banco", a bench; "white" → "write").
 
+use super::words::is_syllable;
+
 /// A set of colours, one bit each (the index in [`COLOURS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Colours(u16);
@@ -82,11 +84,7 @@ impl Colours {
 }
 
 fn names_colour(word: &str, name: &str) -> bool {
-    let korean = name
-        .chars()
-        .next()
-        .is_some_and(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c));
-    if korean {
+    if name.chars().next().is_some_and(is_syllable) {
         word.starts_with(name)
     } else {
         word == name || (name.len() >= TYPO_FROM && (swapped(word, name) || undoubled(word, name)))

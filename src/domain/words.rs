@@ -148,7 +148,12 @@ pub fn is_telling(word: &str) -> bool {
 }
 
 fn is_hangul(word: &str) -> bool {
-    word.chars().all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+    word.chars().all(is_syllable)
+}
+
+/// Whether `c` is a Korean syllable (composed, as [`composed_words`] gives them).
+pub fn is_syllable(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
 }
 
 /// A word without its plural or simple ending, or its Korean particle. Over-stripping is
