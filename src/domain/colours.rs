@@ -101,16 +101,17 @@ fn swapped(word: &str, name: &str) -> bool {
     if w.len() != n.len() {
         return false;
     }
-    let differ: Vec<usize> = (0..n.len()).filter(|&i| w[i] != n[i]).collect();
-    matches!(differ[..], [i, j] if j == i + 1 && w[i] == n[j] && w[j] == n[i])
+    let Some(i) = (0..n.len()).find(|&i| w[i] != n[i]) else {
+        return false;
+    };
+    i + 1 < n.len() && w[i] == n[i + 1] && w[i + 1] == n[i] && w[i + 2..] == n[i + 2..]
 }
 
 /// `word` is `name` with one letter of a doubled pair written once ("yelow", "amarilo",
 /// "maron").
 fn undoubled(word: &str, name: &str) -> bool {
-    let n = name.as_bytes();
-    word.len() + 1 == n.len()
-        && (1..n.len()).any(|i| n[i] == n[i - 1] && word.as_bytes() == [&n[..i], &n[i + 1..]].concat().as_slice())
+    let (w, n) = (word.as_bytes(), name.as_bytes());
+    w.len() + 1 == n.len() && (1..n.len()).any(|i| n[i] == n[i - 1] && w[..i] == n[..i] && w[i..] == n[i + 1..])
 }
 
 #[cfg(test)]
