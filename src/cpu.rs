@@ -14,6 +14,8 @@ pub struct CpuWork {
     permits: Arc<Semaphore>,
     /// [`cores`], read once: it reads the process's cgroup files each time.
     cores: usize,
+    /// Blocking threads of their own (see [`CpuWork::on_threads_of`]), else the runtime's.
+    threads: Option<tokio::runtime::Handle>,
 }
 
 /// The cores this process may use (two when the system does not say): how many CPU-heavy
@@ -29,6 +31,27 @@ impl CpuWork {
         Self {
             permits: Arc::new(Semaphore::new(cores)),
             cores,
+            threads: None,
+        }
+    }
+
+    /// The same, on the blocking threads of `runtime` (a runtime kept for the process, never
+    /// run itself): they carry its thread name, so the CPU one kind of work takes can be told
+    /// apart from the rest (`/proc/PID/task/*/comm`).
+    pub fn on_threads_of(runtime: &tokio::runtime::Runtime) -> Self {
+        Self {
+            threads: Some(runtime.handle().clone()),
+            ..Self::new()
+        }
+    }
+
+    fn spawn_blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> tokio::task::JoinHandle<T> {
+        match &self.threads {
+            Some(threads) => threads.spawn_blocking(work),
+            None => tokio::task::spawn_blocking(work),
         }
     }
 
@@ -43,7 +66,7 @@ impl CpuWork {
             return Ok(work());
         }
         let _permit = self.permits.acquire().await?;
-        Ok(tokio::task::spawn_blocking(work).await?)
+        Ok(self.spawn_blocking(work).await?)
     }
 
     /// Runs `work` over `items` on the blocking threads, a run of consecutive items per core
@@ -63,7 +86,7 @@ impl CpuWork {
             }
             let permit = self.permits.clone().acquire_owned().await?;
             let work = work.clone();
-            runs.push(tokio::task::spawn_blocking(move || {
+            runs.push(self.spawn_blocking(move || {
                 let _permit = permit;
                 work(run)
             }));

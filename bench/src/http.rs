@@ -20,7 +20,7 @@ use hyper_util::rt::TokioIo;
 use tokio::time::Instant;
 
 use crate::{
-    report::{HttpReport, Latency, cpu_us, histogram},
+    report::{HttpReport, Latency, cpu_us, cpu_us_by_thread, histogram},
     sources,
 };
 
@@ -133,7 +133,8 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
     let warmup_ends = plan.warmup_ends;
     let cpu_before = tokio::spawn(async move {
         tokio::time::sleep_until(warmup_ends).await;
-        cpu_now(args.pid)
+        let by_thread = args.pid.map(cpu_us_by_thread).transpose()?;
+        cpu_now(args.pid).map(|(server, loadgen)| (server, loadgen, by_thread))
     });
     let mut latency = histogram();
     let (mut statuses, mut bytes, mut errors) = (BTreeMap::new(), 0, 0);
@@ -146,10 +147,21 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
         errors += tally.errors;
     }
     let requests = latency.len();
-    let (server_before, loadgen_before) = cpu_before.await??;
+    let (server_before, loadgen_before, by_thread_before) = cpu_before.await??;
     let (server_after, loadgen_after) = cpu_now(args.pid)?;
     let server_cpu = server_after.zip(server_before).map(|(after, before)| after - before);
     let per_request = |us: f64| (us / requests.max(1) as f64 * 10.0).round() / 10.0;
+    let by_thread = match (args.pid, by_thread_before) {
+        (Some(pid), Some(before)) => cpu_us_by_thread(pid)?
+            .into_iter()
+            .map(|(name, after)| {
+                let spent = after - before.get(&name).copied().unwrap_or(0.0);
+                (name, per_request(spent))
+            })
+            .filter(|(_, spent)| *spent > 0.0)
+            .collect(),
+        _ => BTreeMap::new(),
+    };
     Ok(HttpReport {
         kind: "http",
         url: args.url,
@@ -164,6 +176,7 @@ pub async fn run(args: Args) -> anyhow::Result<HttpReport> {
         statuses,
         latency_us: Latency::of(&latency),
         server_cpu_us_per_request: server_cpu.map(per_request),
+        server_cpu_us_per_request_by_thread: by_thread,
         loadgen_cpu_us_per_request: per_request(loadgen_after - loadgen_before),
     })
 }

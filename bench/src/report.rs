@@ -53,6 +53,10 @@ pub struct HttpReport {
     /// generator took.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_cpu_us_per_request: Option<f64>,
+    /// The same, by the name of the server's thread that spent it (`tokio-rt-worker`, the
+    /// encoder's `lf-meaning`, …).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub server_cpu_us_per_request_by_thread: BTreeMap<String, f64>,
     pub loadgen_cpu_us_per_request: f64,
 }
 
@@ -101,19 +105,42 @@ const TICKS_PER_SECOND: f64 = 100.0;
 /// CPU time a process has used so far (every thread, user and system), in microseconds, from
 /// /proc/PID/stat (`"self"`: this process).
 pub fn cpu_us(pid: &str) -> anyhow::Result<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    stat_cpu_us(&std::fs::read_to_string(format!("/proc/{pid}/stat"))?)
+}
+
+/// CPU time each of a process's threads has used so far, summed by thread name, in
+/// microseconds (a thread that ended is no longer counted: compare sums taken while the
+/// same threads run).
+pub fn cpu_us_by_thread(pid: u32) -> anyhow::Result<BTreeMap<String, f64>> {
+    let mut by_name = BTreeMap::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))? {
+        let task = task?.path();
+        // A thread may end between the listing and the reading.
+        let (Ok(name), Ok(stat)) = (
+            std::fs::read_to_string(task.join("comm")),
+            std::fs::read_to_string(task.join("stat")),
+        ) else {
+            continue;
+        };
+        *by_name.entry(name.trim_end().to_owned()).or_default() += stat_cpu_us(&stat)?;
+    }
+    Ok(by_name)
+}
+
+/// The user and system time a /proc `stat` line records, in microseconds.
+fn stat_cpu_us(stat: &str) -> anyhow::Result<f64> {
     // After the command's name in parentheses (which may hold spaces): state is field 3, utime
     // and stime fields 14 and 15.
     let fields: Vec<&str> = stat
         .rsplit_once(')')
-        .ok_or_else(|| anyhow::anyhow!("no command name in /proc/{pid}/stat"))?
+        .ok_or_else(|| anyhow::anyhow!("no command name in a stat line"))?
         .1
         .split_whitespace()
         .collect();
     let ticks = |n: usize| -> anyhow::Result<f64> {
         Ok(fields
             .get(n - 3)
-            .ok_or_else(|| anyhow::anyhow!("/proc/{pid}/stat is short"))?
+            .ok_or_else(|| anyhow::anyhow!("a stat line is short"))?
             .parse::<f64>()?)
     };
     Ok((ticks(14)? + ticks(15)?) / TICKS_PER_SECOND * 1e6)

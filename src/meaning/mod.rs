@@ -1,5 +1,5 @@
 //! Understanding what people write: the multilingual sentence encoder (crate
-//! `lostfound-meaning`, in-process and offline) run on the blocking threads, this node's index
+//! `lostfound-meaning`, in-process and offline) run on blocking threads of its own, this node's index
 //! of the items' meanings and lexicon of their words, and the background work that gives
 //! every item its meaning and keeps both up to date ([`fill`]). Matching ([`matches`]) and
 //! search ([`search`]) build on it.
@@ -12,7 +12,7 @@ pub mod search;
 
 use std::{
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::{Arc, LazyLock, Mutex},
 };
 
 use lostfound_meaning::Encoder;
@@ -38,9 +38,18 @@ pub struct Meanings {
     lexicon: Arc<Lexicon>,
     /// Rung when an item was created or its text changed: [`fill`] encodes it.
     wanted: Arc<Notify>,
-    /// Encodes on the blocking threads, one batch per core at once.
+    /// Encodes on [`ENCODING`]'s threads, one batch per core at once.
     cpu: CpuWork,
 }
+
+/// The threads the encoder runs on, named `lf-meaning`: what giving items their meanings costs
+/// shows apart from answering requests (`scripts/bench` reports it beside each create's CPU).
+static ENCODING: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_current_thread()
+        .thread_name("lf-meaning")
+        .build()
+        .expect("a runtime for the encoder's threads")
+});
 
 /// Models loaded by this process, by directory: a test process starts many servers, and the
 /// model loads once.
@@ -78,7 +87,7 @@ impl Meanings {
             index: Arc::default(),
             lexicon: Arc::default(),
             wanted: Arc::default(),
-            cpu: CpuWork::new(),
+            cpu: CpuWork::on_threads_of(&ENCODING),
         })
     }
 

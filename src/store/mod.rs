@@ -25,6 +25,7 @@ mod messages;
 mod notifications;
 mod outbox;
 mod places;
+mod point_reads;
 mod push;
 mod retention;
 mod sessions;
@@ -53,7 +54,7 @@ use sqlx::{
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
-use self::writer::Writer;
+use self::{point_reads::PointReads, writer::Writer};
 pub use account_mail::{NewLink, OutgoingAccountMail};
 pub use bins::BinRefusal;
 pub use categories::CategoryRefusal;
@@ -149,6 +150,8 @@ enum Db {
         /// The one writer connection, whose writes share commits (see `writer`); it knows
         /// the items' version, asked on every read that may be answered from the cache.
         writer: Arc<Writer>,
+        /// Reads by key, run in place (see `point_reads`).
+        point: Arc<PointReads>,
         /// The database file, written back from its log at close.
         path: std::path::PathBuf,
     },
@@ -327,9 +330,21 @@ impl Store {
         .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?;
         others.busy_timeout(ACQUIRE_TIMEOUT)?;
         writer.follow_others(others, OTHER_WRITERS_POLL);
+        let point = Arc::new(
+            PointReads::open(&path, ACQUIRE_TIMEOUT)
+                .with_context(|| format!("cannot open the SQLite database {} for reading", path.display()))?,
+        );
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         let name = format!("the SQLite database {}", path.display());
-        Ok((Db::Sqlite { read, writer, path }, name))
+        Ok((
+            Db::Sqlite {
+                read,
+                writer,
+                point,
+                path,
+            },
+            name,
+        ))
     }
 
     async fn open_postgres(url: &str) -> anyhow::Result<(Db, String)> {
@@ -402,7 +417,13 @@ impl Store {
     /// Waits for in-flight queries and closes every connection (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         match &self.db {
-            Db::Sqlite { read, writer, path } => {
+            Db::Sqlite {
+                read,
+                writer,
+                point,
+                path,
+            } => {
+                point.close();
                 read.close().await;
                 writer.close().await;
                 // SQLite writes the log back at the last close of the file, which is not this

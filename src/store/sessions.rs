@@ -35,6 +35,18 @@ struct SessionUserRow {
     last_seen_at: i64,
 }
 
+/// [`SESSION_USER`]'s columns, as rusqlite reads them (a point read).
+impl TryFrom<&rusqlite::Row<'_>> for SessionUserRow {
+    type Error = rusqlite::Error;
+
+    fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            user: UserRow::try_from(row)?,
+            last_seen_at: row.get(4)?,
+        })
+    }
+}
+
 impl Store {
     pub async fn insert_session(&self, token_hash: &str, user_id: &str, now: i64) -> Result<(), StoreError> {
         let args = [token_hash.into(), user_id.into(), now.into()];
@@ -44,7 +56,7 @@ impl Store {
     /// The session's user and when it was last used, unless it has been idle since `idle_cutoff`.
     pub async fn session_user(&self, token_hash: &str, idle_cutoff: i64) -> Result<Option<(User, i64)>, StoreError> {
         let row: Option<SessionUserRow> = self
-            .read_row(SESSION_USER, &[token_hash.into(), idle_cutoff.into()])
+            .point_row(SESSION_USER, &[token_hash.into(), idle_cutoff.into()])
             .await?;
         Ok(row.map(|row| (row.user.into(), row.last_seen_at)))
     }

@@ -24,6 +24,20 @@ pub(super) struct UserRow {
     staff_at: Option<String>,
 }
 
+/// The columns of [`user_columns`], first in their order, as rusqlite reads them.
+impl TryFrom<&rusqlite::Row<'_>> for UserRow {
+    type Error = rusqlite::Error;
+
+    fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: row.get(0)?,
+            name: row.get(1)?,
+            is_admin: row.get(2)?,
+            staff_at: row.get(3)?,
+        })
+    }
+}
+
 impl From<UserRow> for User {
     fn from(row: UserRow) -> Self {
         let sites = row
