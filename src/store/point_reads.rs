@@ -4,7 +4,10 @@
 //! waited for — a thread wake-up each way, which costs more than the read. Reads that may
 //! take long (lists, searches) keep the pool, so no async thread waits on them.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{
+    Mutex, PoisonError,
+    atomic::{AtomicBool, Ordering},
+};
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -18,6 +21,8 @@ const CACHE_KIB: i64 = 2048;
 
 pub(super) struct PointReads {
     idle: Mutex<Vec<Connection>>,
+    /// The store closed: a connection in use when it did closes once its read is done.
+    closed: AtomicBool,
 }
 
 impl PointReads {
@@ -37,7 +42,10 @@ impl PointReads {
                 Ok(connection)
             })
             .collect::<rusqlite::Result<_>>()?;
-        Ok(Self { idle: Mutex::new(idle) })
+        Ok(Self {
+            idle: Mutex::new(idle),
+            closed: AtomicBool::new(false),
+        })
     }
 
     /// The row `sql` reads, if any, on a free connection; `None` when every connection is in
@@ -48,16 +56,18 @@ impl PointReads {
     {
         let connection = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop()?;
         let read = in_place::rows(&connection, sql, args).map(|mut rows: Vec<R>| rows.pop());
-        self.idle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(connection);
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        if !self.closed.load(Ordering::Acquire) {
+            idle.push(connection);
+        }
         Some(read)
     }
 
     /// Closes the connections; reads after take the pool's way.
     pub fn close(&self) {
-        self.idle.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        self.closed.store(true, Ordering::Release);
+        idle.clear();
     }
 }
 
@@ -111,5 +121,7 @@ mod tests {
         assert!(read(1).is_none(), "no connection free: the pool's way");
         *reads.idle.lock().unwrap() = taken;
         assert!(read(1).is_some());
+        reads.close();
+        assert!(read(1).is_none(), "closed: the pool's way");
     }
 }
