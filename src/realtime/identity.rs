@@ -77,7 +77,7 @@ pub(super) async fn as_the_account_is_now<A: Adapter>(
     let Some(sender) = &connection.sender else {
         return Ok(connection.clone());
     };
-    let Some(user) = store.user(&sender.user.id).await? else {
+    let Some(user) = store.stored_user(&sender.user.id).await? else {
         anonymize(socket);
         return Ok(connection.anonymous());
     };

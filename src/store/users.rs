@@ -194,6 +194,7 @@ const LOGIN_RECORD: &str = concat!(
     ", CASE WHEN oidc_subject IS NULL THEN password_hash ELSE $2 END AS password_hash, disabled, verified \
      FROM users WHERE lower(id) = lower($1)"
 );
+const SELECT_STORED_USER: &str = concat!("SELECT ", user_columns!("users"), " FROM users WHERE id = $1");
 const SELECT_ACCOUNT: &str = concat!("SELECT ", account_columns!(), " FROM users WHERE lower(id) = lower($1)");
 const SITE_EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM sites WHERE id = $1)";
 const ADD_STAFF: &str = "INSERT INTO site_staff (user_id, site_id) VALUES ($1, $2)";
@@ -432,6 +433,14 @@ impl Store {
 
     pub async fn user(&self, id: &str) -> Result<Option<User>, StoreError> {
         Ok(self.login_record(id).await?.map(|record| record.user))
+    }
+
+    /// The account of an id written as stored (a session's, a socket's), as it is now: a
+    /// point read by its key, which a signed-in socket makes at each event. (`user` takes an
+    /// id in any case, as people type it, and reads every account to compare.)
+    pub async fn stored_user(&self, id: &str) -> Result<Option<User>, StoreError> {
+        let row: Option<UserRow> = self.point_row(SELECT_STORED_USER, &[id.into()]).await?;
+        Ok(row.map(User::from))
     }
 
     /// Sets (or, with `None`, removes) the address an account is mailed at, as staff do,
