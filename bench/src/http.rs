@@ -277,7 +277,7 @@ async fn exchange(plan: &Plan, sender: &mut http1::SendRequest<Full<Bytes>>) -> 
 }
 
 /// Logs in and returns the `Cookie` header value carrying the session.
-async fn login(server: SocketAddr, authority: &str, credentials: &str) -> anyhow::Result<String> {
+pub(crate) async fn login(server: SocketAddr, authority: &str, credentials: &str) -> anyhow::Result<String> {
     let (id, password) = credentials
         .split_once(':')
         .ok_or_else(|| anyhow::anyhow!("--login takes ID:PASSWORD"))?;

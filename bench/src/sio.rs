@@ -13,7 +13,10 @@ use std::{
 
 use futures_util::{SinkExt, StreamExt, stream::SplitSink};
 use tokio::{net::TcpStream, sync::Mutex, time::Instant};
-use tokio_tungstenite::{WebSocketStream, client_async, tungstenite::Message};
+use tokio_tungstenite::{
+    WebSocketStream, client_async,
+    tungstenite::{Message, client::IntoClientRequest},
+};
 
 use crate::{
     report::{FanoutReport, IdleReport, Latency, cpu_us, histogram, rss},
@@ -45,6 +48,10 @@ pub struct FanoutArgs {
     /// delivery is reported per message.
     #[arg(long)]
     pid: Option<u32>,
+    /// `ID:PASSWORD`: log in first (POST /api/login) and open every client with the session
+    /// cookie, so that each message is a signed-in person's (its account read at each event).
+    #[arg(long)]
+    login: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -76,10 +83,13 @@ pub struct IdleArgs {
 /// How long an idle client may take to connect before it counts as not connected.
 const CONNECT_DEADLINE: Duration = Duration::from_secs(10);
 
-async fn connect(server: SocketAddr, source: IpAddr) -> anyhow::Result<Ws> {
+async fn connect(server: SocketAddr, source: IpAddr, cookie: Option<&str>) -> anyhow::Result<Ws> {
     let stream = sources::connect(server, source).await?;
-    let url = format!("ws://{server}/socket.io/?EIO=4&transport=websocket");
-    let (mut ws, _) = client_async(url, stream).await?;
+    let mut request = format!("ws://{server}/socket.io/?EIO=4&transport=websocket").into_client_request()?;
+    if let Some(cookie) = cookie {
+        request.headers_mut().insert("cookie", cookie.parse()?);
+    }
+    let (mut ws, _) = client_async(request, stream).await?;
     let open = next_text(&mut ws).await?;
     anyhow::ensure!(open.starts_with('0'), "expected the open packet, got {open}");
     ws.send(Message::text("40")).await?;
@@ -173,15 +183,19 @@ fn now_micros() -> u64 {
 }
 
 pub async fn fanout(args: FanoutArgs) -> anyhow::Result<FanoutReport> {
-    let (server, _, _) = sources::split_url(&args.url)?;
+    let (server, authority, _) = sources::split_url(&args.url)?;
     let addresses = sources::loopback(args.sources);
+    let cookie = match &args.login {
+        Some(credentials) => Some(crate::http::login(server, &authority, credentials).await?),
+        None => None,
+    };
     let delivered = Arc::new(AtomicU64::new(0));
     let errors = Arc::new(AtomicU64::new(0));
     let latencies = Arc::new(std::sync::Mutex::new(histogram()));
     let mut writers: Vec<Arc<Mutex<SplitSink<Ws, Message>>>> = Vec::new();
     let mut readers = Vec::new();
     for n in 0..args.clients {
-        let ws = connect(server, addresses[n % addresses.len()]).await?;
+        let ws = connect(server, addresses[n % addresses.len()], cookie.as_deref()).await?;
         let (writer, mut reader) = ws.split();
         let writer = Arc::new(Mutex::new(writer));
         writers.push(Arc::clone(&writer));
@@ -295,7 +309,7 @@ pub async fn idle(args: IdleArgs) -> anyhow::Result<IdleReport> {
                     if polling_first {
                         connect_polling_first(server, source).await
                     } else {
-                        connect(server, source).await
+                        connect(server, source, None).await
                     }
                 };
                 tokio::time::timeout(CONNECT_DEADLINE, connecting).await

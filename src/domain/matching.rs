@@ -49,7 +49,7 @@ const SAME_COSINE: f64 = 0.8;
 pub const LIKELY: f64 = 0.6;
 /// How far below the best likely match another may be and still be told of: a report that
 /// clearly matches one item is told of that one, not of its look-alikes.
-pub const TELL_MARGIN: f64 = 0.01;
+pub const TELL_MARGIN: f64 = 0.03;
 /// Matches told of at most for one report at one approval.
 pub const TELL_AT_MOST: usize = 3;
 

@@ -47,6 +47,14 @@ pub async fn reported_by(
     ranked(store, meanings, item, candidates).await
 }
 
+/// `matches` without the items `owner` was told of already: an owner hears of an item once,
+/// and a look-alike they heard of first does not stand in the way of their own arriving later.
+async fn untold(store: &Store, owner: &str, mut matches: Vec<Match>) -> anyhow::Result<Vec<Match>> {
+    let told = store.told_matches(owner).await?;
+    matches.retain(|m| !told.contains(&m.item.id));
+    Ok(matches)
+}
+
 async fn ranked(store: &Store, meanings: &Meanings, item: &Item, candidates: Vec<Item>) -> anyhow::Result<Vec<Match>> {
     let known = meanings_for(store, meanings, item, &candidates).await?;
     Ok(matching::rank_known(item, candidates, known))
@@ -79,7 +87,7 @@ async fn meanings_for(
 /// What the owners of what an item just approved likely is are told, and who: for a lost
 /// report, its owner of the few found items likely theirs, in one notice, and those items'
 /// finders; for a found item, the owner of each lost report it is likely to be — when it is
-/// among that report's own best matches.
+/// among that report's own best matches of which the owner was not told yet.
 pub async fn notices_after_approval(
     store: &Store,
     meanings: &Meanings,
@@ -91,7 +99,12 @@ pub async fn notices_after_approval(
     let mut notices: Vec<(String, Notice)> = Vec::new();
     match item.kind {
         ItemKind::Lost => {
-            let matches = of(store, meanings, item, Some(&item.created_by)).await?;
+            let matches = untold(
+                store,
+                &item.created_by,
+                of(store, meanings, item, Some(&item.created_by)).await?,
+            )
+            .await?;
             let told = worth_telling(&matches);
             let found: Vec<(ItemId, &str)> = told.iter().map(|m| (m.item.id, m.item.title.as_str())).collect();
             if let Some(notice) = Notice::found_matches(&found, &item.title) {
@@ -108,6 +121,7 @@ pub async fn notices_after_approval(
             for report in matches.iter().filter(|m| m.score >= LIKELY).take(REPORTS_CHECKED) {
                 let report = &report.item;
                 let theirs = of(store, meanings, report, Some(&report.created_by)).await?;
+                let theirs = untold(store, &report.created_by, theirs).await?;
                 if worth_telling(&theirs).iter().any(|m| m.item.id == item.id)
                     && let Some(notice) = Notice::found_matches(&[(item.id, &item.title)], &report.title)
                 {

@@ -2,7 +2,7 @@
 //! is never lost nor told of a change that was undone), listed per user, marked read; the
 //! change returns them as events, for whoever publishes it.
 
-use std::sync::LazyLock;
+use std::{collections::HashSet, sync::LazyLock};
 
 use super::{
     Store, StoreError, in_place,
@@ -20,6 +20,8 @@ macro_rules! notification_columns {
     };
 }
 
+/// Match notices name their best item in `item_id`, and all of them in `items` when several.
+const TOLD_MATCHES: &str = "SELECT item_id, items FROM notifications WHERE user_id = $1 AND type = $2";
 const NOTIFY_USER: &str = concat!(
     "INSERT INTO notifications (user_id, type, item_id, text, created_at, phrase, items) \
      SELECT id, $2, $3, $4, $5, $6, $7 FROM users WHERE id = $1 RETURNING ",
@@ -180,14 +182,17 @@ impl From<NotificationRow> for Notification {
             created_at: row.created_at,
             read: row.read,
             phrase: row.phrase,
-            items: row
-                .items
-                .iter()
-                .flat_map(|items| items.split(','))
-                .filter_map(|id| id.parse().ok())
-                .collect(),
+            items: listed(row.items.as_deref()).collect(),
         }
     }
+}
+
+/// The ids of a notification's `items` column (comma-separated).
+fn listed(items: Option<&str>) -> impl Iterator<Item = i64> {
+    items
+        .into_iter()
+        .flat_map(|items| items.split(','))
+        .filter_map(|id| id.parse().ok())
 }
 
 /// What telling one reviewer of a new report takes.
@@ -514,6 +519,21 @@ impl Store {
         let given = ids.as_slice().iter().copied();
         args.extend(given.chain(std::iter::repeat(0)).take(MAX_IDS).map(Arg::from));
         self.write(&MARK_READ, &args).await.map(drop)
+    }
+
+    /// The items `user` was told of as likely theirs: those of every match notice they have.
+    pub async fn told_matches(&self, user: &str) -> Result<HashSet<ItemId>, StoreError> {
+        let rows: Vec<(Option<i64>, Option<String>)> = self
+            .read_rows(
+                TOLD_MATCHES,
+                &[user.to_owned().into(), NoticeKind::Match.as_str().into()],
+            )
+            .await?;
+        Ok(rows
+            .into_iter()
+            .flat_map(|(item, items)| item.into_iter().chain(listed(items.as_deref())).collect::<Vec<_>>())
+            .filter_map(ItemId::new)
+            .collect())
     }
 
     /// Writes each notice for its user in one transaction (users whose account was removed

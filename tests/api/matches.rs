@@ -263,6 +263,73 @@ async fn an_item_of_another_maker_is_not_told_however_alike_and_the_same_maker_i
 }
 
 #[tokio::test]
+async fn an_owner_told_of_a_look_alike_first_is_told_of_their_own_when_it_comes_and_of_each_once() {
+    let app = spawn_app().await;
+    let office = app.logged_in("office", true).await;
+    let owner = app.logged_in("rowan", false).await;
+    let lost = owner
+        .create_item(json!({ "kind": "lost", "title": "Grey hoodie",
+            "desc": "Grey hoodie with 'Rowing Club' printed on the back, size M",
+            "cat": "clothing", "lat": 51.5, "lng": -0.12, "radius": 50 }))
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let approve = async |id: i64| {
+        let (status, answer) = office
+            .patch(&format!("/api/items/{id}"), json!({ "status": "approved" }))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    };
+    approve(lost).await;
+    let found = |title: &str, desc: &str| {
+        json!({ "kind": "found", "title": title, "desc": desc, "cat": "clothing",
+            "lat": 51.5 + north(30.0), "lng": -0.12, "radius": 10 })
+    };
+    // Another club's hoodie comes first: the owner is told of it.
+    let look_alike = report(
+        &office,
+        found(
+            "Grey hoodie, 'Debate Club'",
+            "Grey hoodie with 'Debate Club' on the back",
+        ),
+        true,
+    )
+    .await;
+    assert_eq!(match_notices(&owner).await, [(look_alike, Value::Null)]);
+    // Their own, written in Korean, scores well below the look-alike, but above the
+    // threshold: what the owner has heard of does not stand in its way.
+    let theirs = report(&office, found("회색 후드티", "등에 'Rowing Club' 글씨"), true).await;
+    let (_, matches) = owner.get(&format!("/api/items/{lost}/matches")).await;
+    let scores: Vec<(i64, f64)> = matches
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["item"]["id"].as_i64().unwrap(), m["score"].as_f64().unwrap()))
+        .collect();
+    assert_eq!(scores[0].0, look_alike, "{matches}");
+    assert_eq!(scores[1].0, theirs, "{matches}");
+    assert!(
+        scores[1].1 >= 0.6 && scores[1].1 < scores[0].1 - 0.1,
+        "likely, far below the look-alike: {matches}"
+    );
+    assert_eq!(
+        match_notices(&owner).await,
+        [(theirs, Value::Null), (look_alike, Value::Null)]
+    );
+
+    // Each once: the look-alike reviewed again is not told again.
+    let (status, _) = office
+        .patch(&format!("/api/items/{look_alike}"), json!({ "status": "rejected" }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    approve(look_alike).await;
+    assert_eq!(
+        match_notices(&owner).await,
+        [(theirs, Value::Null), (look_alike, Value::Null)]
+    );
+}
+
+#[tokio::test]
 async fn not_mine_takes_a_suggestion_away_from_its_owner_alone_until_taken_back() {
     let app = spawn_app().await;
     let office = app.logged_in("office", true).await;
