@@ -521,7 +521,8 @@ impl Store {
         self.write(&MARK_READ, &args).await.map(drop)
     }
 
-    /// The items `user` was told of as likely theirs: those of every match notice they have.
+    /// The items `user` was told of as likely theirs: those of every match notice they have
+    /// (a finder's notices name lost reports, which are never a lost report's matches).
     pub async fn told_matches(&self, user: &str) -> Result<HashSet<ItemId>, StoreError> {
         let rows: Vec<(Option<i64>, Option<String>)> = self
             .read_rows(
