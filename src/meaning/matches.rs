@@ -99,12 +99,8 @@ pub async fn notices_after_approval(
     let mut notices: Vec<(String, Notice)> = Vec::new();
     match item.kind {
         ItemKind::Lost => {
-            let matches = untold(
-                store,
-                &item.created_by,
-                of(store, meanings, item, Some(&item.created_by)).await?,
-            )
-            .await?;
+            let matches = of(store, meanings, item, Some(&item.created_by)).await?;
+            let matches = untold(store, &item.created_by, matches).await?;
             let told = worth_telling(&matches);
             let found: Vec<(ItemId, &str)> = told.iter().map(|m| (m.item.id, m.item.title.as_str())).collect();
             if let Some(notice) = Notice::found_matches(&found, &item.title) {

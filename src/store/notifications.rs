@@ -530,11 +530,11 @@ impl Store {
                 &[user.to_owned().into(), NoticeKind::Match.as_str().into()],
             )
             .await?;
-        Ok(rows
-            .into_iter()
-            .flat_map(|(item, items)| item.into_iter().chain(listed(items.as_deref())).collect::<Vec<_>>())
-            .filter_map(ItemId::new)
-            .collect())
+        let mut told = HashSet::new();
+        for (item, items) in rows {
+            told.extend(item.into_iter().chain(listed(items.as_deref())).filter_map(ItemId::new));
+        }
+        Ok(told)
     }
 
     /// Writes each notice for its user in one transaction (users whose account was removed
