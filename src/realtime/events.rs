@@ -6,7 +6,7 @@
 //! Everything sent to a socket is counted in its backlog; a socket that lets it grow past
 //! the limit is disconnected (see `outbound`).
 
-use std::{borrow::Cow, sync::Arc};
+use std::{borrow::Cow, convert::Infallible, sync::Arc};
 
 use serde::Serialize;
 use serde_json::{Value, json, value::RawValue};
@@ -95,9 +95,17 @@ struct Event<A: Adapter> {
 
 type Outcome = Result<(), EventError>;
 
-/// Registers every handler; runs before anything is awaited, so no early event is lost.
-pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
+/// The connect handler: counts the connection in (the disconnect handler `listen` registers
+/// counts it out).
+pub async fn on_connect() {
     crate::metrics::socketio_connection(true);
+}
+
+/// The last connect middleware: joins the socket's rooms and registers every handler before
+/// the connection is acknowledged. socketioxide acknowledges a connection, then runs the connect
+/// handler in a task of its own: handlers registered there missed an event the client sent at
+/// once whenever that task waited for a thread (on a busy server, now and then).
+pub async fn listen<A: Adapter>(socket: SocketRef<A>) -> Result<(), Infallible> {
     if let Some(connection) = socket.extensions.get::<Connection>() {
         // A logged-in client's notifications come to it through its user's room, on any node.
         if let Some(sender) = &connection.sender {
@@ -124,6 +132,7 @@ pub async fn on_connect<A: Adapter>(socket: SocketRef<A>) {
             crate::metrics::socketio_connection(false);
         },
     );
+    Ok(())
 }
 
 /// Whether event `name` sends a message (what the budget of an address or account counts).

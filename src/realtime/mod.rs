@@ -118,7 +118,8 @@ impl Server {
         let (router, io, mut tasks) = match redis {
             None => {
                 let (layer, io) = builder.build_layer();
-                io.ns("/", events::on_connect.with(connect::admit));
+                // Middlewares run last given first: `admit`, then `listen`, then the handler.
+                io.ns("/", events::on_connect.with(events::listen).with(connect::admit));
                 let service = outer.layer(layer).service(router);
                 let tasks = follow(io.clone(), state, &limits, sessions);
                 (Router::new().fallback_service(service), Io::Single(io), tasks)
@@ -126,7 +127,8 @@ impl Server {
             Some(redis) => {
                 let (layer, io) = builder.with_adapter::<RedisAdapter>(redis).build_layer();
                 // Subscribes this node to the namespace's channels.
-                io.ns("/", events::on_connect.with(connect::admit)).await?;
+                io.ns("/", events::on_connect.with(events::listen).with(connect::admit))
+                    .await?;
                 let service = outer.layer(layer).service(router);
                 let tasks = follow(io.clone(), state, &limits, sessions);
                 (Router::new().fallback_service(service), Io::Clustered(io), tasks)

@@ -29,7 +29,14 @@ const RAW_WAIT: Duration = Duration::from_secs(10);
 
 impl RawSio {
     pub async fn connect(app: &TestApp) -> Self {
-        Self::connect_on(app.addr, TcpSocket::new_v4().unwrap()).await
+        Self::connect_on(app.addr, TcpSocket::new_v4().unwrap(), None).await
+    }
+
+    /// Connects to the server at `server` and sends `packet` the moment the server
+    /// acknowledges the connection, before anything else is read: as a client with events
+    /// waiting to go does.
+    pub async fn connect_sending(server: SocketAddr, packet: String) -> Self {
+        Self::connect_on(server, TcpSocket::new_v4().unwrap(), Some(packet)).await
     }
 
     /// Connects with small buffers on the client's side: a receive buffer of 4 KiB (the
@@ -50,12 +57,13 @@ impl RawSio {
         if let Some(from) = from {
             socket.bind(SocketAddr::new(from, 0)).unwrap();
         }
-        Self::connect_on(server, socket).await
+        Self::connect_on(server, socket, None).await
     }
 
     /// The WebSocket handshake, the Engine.IO open packet, the Socket.IO CONNECT, and the
-    /// answer to the server's first ping (sent as soon as the session opens).
-    async fn connect_on(server: SocketAddr, socket: TcpSocket) -> Self {
+    /// answer to the server's first ping (sent as soon as the session opens); or, with
+    /// `first`, that packet as soon as the CONNECT is answered.
+    async fn connect_on(server: SocketAddr, socket: TcpSocket, mut first: Option<String>) -> Self {
         let stream = socket.connect(server).await.unwrap();
         let url = format!("ws://{server}/socket.io/?EIO=4&transport=websocket");
         let (ws, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
@@ -69,7 +77,8 @@ impl RawSio {
         raw.sid = open["sid"].as_str().unwrap().to_owned();
         raw.ping_interval = Duration::from_millis(open["pingInterval"].as_u64().unwrap());
         raw.send("40".into()).await;
-        let (mut connected, mut pinged) = (false, false);
+        // With a packet to send, the ping may come after its answer: `acks` answers it.
+        let (mut connected, mut pinged) = (false, first.is_some());
         while !(connected && pinged) {
             let packet = raw.next_packet().await.expect("the connection stays open");
             if packet == "2" {
@@ -78,6 +87,9 @@ impl RawSio {
             } else {
                 assert!(packet.starts_with("40"), "expected CONNECT or ping, got {packet}");
                 connected = true;
+                if let Some(packet) = first.take() {
+                    raw.send(packet).await;
+                }
             }
         }
         raw

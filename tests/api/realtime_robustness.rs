@@ -8,6 +8,7 @@ use tokio_tungstenite::tungstenite::{Message as WsMessage, client::IntoClientReq
 
 use crate::{
     helpers::*,
+    node::Server,
     raw_sio::RawSio,
     sio::{Sio, Transport},
 };
@@ -275,6 +276,56 @@ async fn chat_fans_out_to_a_hundred_clients() {
     }
     for client in clients {
         client.disconnect().await;
+    }
+}
+
+/// socketioxide answers a connection before it runs the connect handler (in a task of its
+/// own), so handlers registered there missed an event sent at once whenever that task waited
+/// for a thread: on CI's busy machine a test's `chat:send` went unanswered for 30 s now and
+/// then. Here the machine is kept busy on purpose (threads spinning on every core) while many
+/// clients connect together, each sending the moment it is let in; every one is answered.
+#[tokio::test]
+async fn an_event_sent_the_moment_a_connection_is_acknowledged_is_answered() {
+    let db = TestDb::new().await;
+    // A server process of its own, whose threads the kernel takes turns with the spinners.
+    let server = Server::start(&db, &[]).await;
+    let addr = server.addr();
+    let _busy = Spinners::on_every_core();
+    for round in 0..20 {
+        let clients = (0..100).map(|n| async move {
+            let text = format!("round {round}, client {n}");
+            let packet = format!("420{}", json!(["chat:join", {}]));
+            let mut client = RawSio::connect_sending(addr, packet).await;
+            let (acks, _) = client.acks(1).await;
+            assert_eq!(acks[&0], json!({ "ok": true }), "{text}");
+        });
+        futures_util::future::join_all(clients).await;
+    }
+}
+
+/// Threads that keep every core busy until dropped: three for each core, so that the server's
+/// threads wait for the kernel's turns as on a loaded machine.
+struct Spinners(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Spinners {
+    fn on_every_core() -> Self {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        for _ in 0..3 * cores {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            });
+        }
+        Self(stop)
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
