@@ -59,15 +59,7 @@ const COLOURS: [&[&str]; 15] = [
 impl Colours {
     /// The colours a text's words (folded, as `words::composed_words` gives them) name.
     pub fn of(words: &[String]) -> Self {
-        let mut bits = 0u16;
-        for word in words {
-            for (i, names) in COLOURS.iter().enumerate() {
-                if names.iter().any(|name| names_colour(word, name)) {
-                    bits |= 1 << i;
-                }
-            }
-        }
-        Self(bits)
+        Self(named(words, &COLOURS, names_colour) as u16)
     }
 
     /// How well two reports' colours agree: 1 when they share one, 0 when both name colours
@@ -83,12 +75,32 @@ impl Colours {
     }
 }
 
+/// Which of `groups` (at most 32) `words` name, one bit each by its index: a word names a
+/// group when `names(word, name)` holds for one of its names.
+pub(super) fn named(words: &[String], groups: &[&[&str]], names: fn(&str, &str) -> bool) -> u32 {
+    let mut bits = 0u32;
+    for word in words {
+        for (i, group) in groups.iter().enumerate() {
+            if group.iter().any(|name| names(word, name)) {
+                bits |= 1 << i;
+            }
+        }
+    }
+    bits
+}
+
 fn names_colour(word: &str, name: &str) -> bool {
     if name.chars().next().is_some_and(is_syllable) {
         word.starts_with(name)
     } else {
-        word == name || (name.len() >= TYPO_FROM && (swapped(word, name) || undoubled(word, name)))
+        typed_as(word, name)
     }
+}
+
+/// Whether a Latin `word` is `name`, or from [`TYPO_FROM`] letters on, `name` with two
+/// neighbouring letters swapped or a doubled letter written once.
+pub(super) fn typed_as(word: &str, name: &str) -> bool {
+    word == name || (name.len() >= TYPO_FROM && (swapped(word, name) || undoubled(word, name)))
 }
 
 /// Letters a Latin colour name has from which a typo of it is still read as the colour:

@@ -10,6 +10,7 @@ use super::{
     brands::Brands,
     colours::Colours,
     geo::distance_m,
+    things::Things,
     words::{composed_words, is_telling, overlap, shared},
 };
 
@@ -78,13 +79,14 @@ pub struct Why {
     pub brand: f64,
 }
 
-/// An item as matching compares it: its telling words, the colours and makers it names and,
-/// when it has one, its meaning.
+/// An item as matching compares it: its telling words, the colours and makers it names, the
+/// kind of thing its title names and, when it has one, its meaning.
 pub struct Report<'a> {
     item: &'a Item,
     words: Vec<String>,
     colours: Colours,
     brands: Brands,
+    things: Things,
     meaning: Option<&'a Meaning>,
 }
 
@@ -97,6 +99,8 @@ pub struct Likeness {
     pub place: f64,
     /// 1 when the times they were lost and found meet, falling to 0 at [`WINDOW_MS`] apart.
     pub time: f64,
+    /// 1 when their categories are the same, 0 when they differ or the titles name different
+    /// kinds of things, ½ when either has none.
     pub category: f64,
     pub colour: f64,
     /// Both name makers, and none the same.
@@ -106,15 +110,17 @@ pub struct Likeness {
 
 impl<'a> Report<'a> {
     pub fn new(item: &'a Item, meaning: Option<&'a Meaning>) -> Self {
-        // Each text folded once: its telling words, colours and makers are read from it.
-        let folded: Vec<String> = composed_words(&item.title)
-            .chain(item.desc.as_deref().into_iter().flat_map(composed_words))
-            .collect();
+        // Each text folded once: its telling words, colours and makers are read from it, the
+        // kind of thing from the title's.
+        let mut folded: Vec<String> = composed_words(&item.title).collect();
+        let things = Things::of(&folded);
+        folded.extend(item.desc.as_deref().into_iter().flat_map(composed_words));
         Self {
             item,
             words: folded.iter().filter(|word| is_telling(word)).cloned().collect(),
             colours: Colours::of(&folded),
             brands: Brands::of(&folded),
+            things,
             meaning,
         }
     }
@@ -134,7 +140,12 @@ impl<'a> Report<'a> {
             words: overlap(&self.words, &other.words),
             place: 1.0 - distance / allowed,
             time: 1.0 - (apart_ms / WINDOW_MS as f64).min(1.0),
-            category: categories_agree(a, b),
+            // Titles naming two kinds of things: one category or not, two objects.
+            category: if self.things.differ(other.things) {
+                0.0
+            } else {
+                categories_agree(a, b)
+            },
             colour: self.colours.agree(other.colours),
             brands_differ: self.brands.differ(other.brands),
             distance,
@@ -418,6 +429,33 @@ mod tests {
         filed_alike.cat = Some("OTHER".into());
         let alike = rank(&report, vec![(filed_alike, Some(meaning(0.75)))]);
         assert!((alike[0].score - matches[0].score - CATEGORY_WEIGHT).abs() < 0.002);
+    }
+
+    #[test]
+    fn one_category_does_not_agree_when_the_titles_name_two_kinds_of_things() {
+        let lost = item(1, ItemKind::Lost, "Black earbuds", Some("electronics"), 0.0, 50.0);
+        let phone = item(
+            2,
+            ItemKind::Found,
+            "Black phone",
+            Some("electronics"),
+            north(10.0),
+            10.0,
+        );
+        let buds = item(
+            3,
+            ItemKind::Found,
+            "Auriculares negros",
+            Some("electronics"),
+            north(10.0),
+            10.0,
+        );
+        let unnamed = item(4, ItemKind::Found, "Black Sony", Some("electronics"), north(10.0), 10.0);
+        let report = Report::new(&lost, None);
+        let category = |found: &Item| report.likeness(&Report::new(found, None)).unwrap().category;
+        assert_eq!(category(&phone), 0.0, "earbuds and a phone");
+        assert_eq!(category(&buds), 1.0, "earbuds in Spanish");
+        assert_eq!(category(&unnamed), 1.0, "a title that names no kind of thing");
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod signup;
 mod site;
 mod sso;
 mod stats;
+pub mod things;
 mod user;
 mod visitor;
 pub mod words;
