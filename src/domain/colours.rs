@@ -6,6 +6,8 @@
 //! ("brwon", "yelow", "amarilo"): the typos that make no other word, unlike a letter dropped
 //! or changed ("blanco" → "banco", a bench; "white" → "write").
 
+use std::{collections::HashMap, sync::LazyLock};
+
 use super::words::is_syllable;
 
 /// A set of colours, one bit each (the index in [`COLOURS`]).
@@ -59,7 +61,8 @@ const COLOURS: [&[&str]; 15] = [
 impl Colours {
     /// The colours a text's words (folded, as `words::composed_words` gives them) name.
     pub fn of(words: &[String]) -> Self {
-        Self(named(words, &COLOURS, names_colour) as u16)
+        static NAMES: LazyLock<Names> = LazyLock::new(|| Names::of(&COLOURS));
+        Self(NAMES.named(words, |word, name| word.starts_with(name)) as u16)
     }
 
     /// How well two reports' colours agree: 1 when they share one, 0 when both name colours
@@ -75,55 +78,82 @@ impl Colours {
     }
 }
 
-/// Which of `groups` (at most 32) `words` name, one bit each by its index: a word names a
-/// group when `names(word, name)` holds for one of its names.
-pub(super) fn named(words: &[String], groups: &[&[&str]], names: fn(&str, &str) -> bool) -> u32 {
-    let mut bits = 0u32;
-    for word in words {
+/// The names of groups (the colours, the kinds of things), indexed for reading words: each
+/// Latin name as written and in its typos, and each Korean one, with the bit of its group.
+pub(super) struct Names {
+    latin: HashMap<String, u32>,
+    korean: Vec<(&'static str, u32)>,
+}
+
+impl Names {
+    /// `groups`, at most 32, each a list of folded names.
+    pub(super) fn of(groups: &[&[&'static str]]) -> Self {
+        let mut names = Self {
+            latin: HashMap::new(),
+            korean: Vec::new(),
+        };
         for (i, group) in groups.iter().enumerate() {
-            if group.iter().any(|name| names(word, name)) {
-                bits |= 1 << i;
+            let bit = 1 << i;
+            for &name in *group {
+                if name.chars().next().is_some_and(is_syllable) {
+                    names.korean.push((name, bit));
+                } else {
+                    for known in std::iter::once(name.to_owned()).chain(typos(name)) {
+                        *names.latin.entry(known).or_default() |= bit;
+                    }
+                }
             }
         }
+        names
     }
-    bits
-}
 
-fn names_colour(word: &str, name: &str) -> bool {
-    if name.chars().next().is_some_and(is_syllable) {
-        word.starts_with(name)
-    } else {
-        typed_as(word, name)
+    /// The groups `words` name, a bit each: a Latin word by being a name or a typo of one, a
+    /// Korean word as `korean(word, name)` says.
+    pub(super) fn named(&self, words: &[String], korean: impl Fn(&str, &str) -> bool) -> u32 {
+        let mut bits = 0;
+        for word in words {
+            if word.chars().next().is_some_and(is_syllable) {
+                for &(name, bit) in &self.korean {
+                    if korean(word, name) {
+                        bits |= bit;
+                    }
+                }
+            } else {
+                bits |= self.latin_bits(word);
+            }
+        }
+        bits
+    }
+
+    /// The groups a Latin word names.
+    fn latin_bits(&self, word: &str) -> u32 {
+        self.latin.get(word).copied().unwrap_or(0)
     }
 }
 
-/// Whether a Latin `word` is `name`, or from [`TYPO_FROM`] letters on, `name` with two
-/// neighbouring letters swapped or a doubled letter written once.
-pub(super) fn typed_as(word: &str, name: &str) -> bool {
-    word == name || (name.len() >= TYPO_FROM && (swapped(word, name) || undoubled(word, name)))
-}
-
-/// Letters a Latin colour name has from which a typo of it is still read as the colour:
-/// shorter names ("red", "gris", "rosa") are a typo away from too many words.
+/// Letters a Latin name has from which a typo of it is still read as the name: shorter names
+/// ("red", "gris", "rosa") are a typo away from too many words.
 const TYPO_FROM: usize = 5;
 
-/// `word` is `name` with two neighbouring letters swapped ("brwon", "balck").
-fn swapped(word: &str, name: &str) -> bool {
-    let (w, n) = (word.as_bytes(), name.as_bytes());
-    if w.len() != n.len() {
-        return false;
+/// The typos a Latin `name` (folded) is also known through, from [`TYPO_FROM`] letters on:
+/// two neighbouring letters swapped ("brwon", "balck") or a doubled letter written once
+/// ("yelow", "amarilo", "maron"). Not a letter dropped or changed: those make other words.
+fn typos(name: &str) -> Vec<String> {
+    let n = name.as_bytes();
+    if n.len() < TYPO_FROM || !name.is_ascii() {
+        return Vec::new();
     }
-    let Some(i) = (0..n.len()).find(|&i| w[i] != n[i]) else {
-        return false;
-    };
-    i + 1 < n.len() && w[i] == n[i + 1] && w[i + 1] == n[i] && w[i + 2..] == n[i + 2..]
-}
-
-/// `word` is `name` with one letter of a doubled pair written once ("yelow", "amarilo",
-/// "maron").
-fn undoubled(word: &str, name: &str) -> bool {
-    let (w, n) = (word.as_bytes(), name.as_bytes());
-    w.len() + 1 == n.len() && (1..n.len()).any(|i| n[i] == n[i - 1] && w[..i] == n[..i] && w[i..] == n[i + 1..])
+    (0..n.len() - 1)
+        .map(|i| {
+            if n[i] == n[i + 1] {
+                format!("{}{}", &name[..i], &name[i + 1..])
+            } else {
+                let mut swapped = n.to_vec();
+                swapped.swap(i, i + 1);
+                String::from_utf8(swapped).expect("a name in ASCII stays ASCII")
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -12,8 +12,10 @@
 //! syllables or more is known inside a word too ("카드지갑", "검정색노트북가방"); one of a
 //! single syllable only as a word of its own ("차 키"). A name may be of more than one kind.
 
+use std::{collections::HashMap, sync::LazyLock};
+
 use super::{
-    colours::{named, typed_as},
+    colours::Names,
     words::{is_syllable, stem},
 };
 
@@ -226,24 +228,33 @@ const THINGS: [&[&str]; 20] = [
 impl Things {
     /// The kinds a title's words (folded, as `words::composed_words` gives them) name.
     pub fn of(words: &[String]) -> Self {
-        Self(named(words, &THINGS, names_thing))
+        static NAMES: LazyLock<(Names, HashMap<&str, u32>)> = LazyLock::new(|| {
+            let mut stems: HashMap<&str, u32> = HashMap::new();
+            for (i, names) in THINGS.iter().enumerate() {
+                for name in names.iter().filter(|name| !name.starts_with(is_syllable)) {
+                    *stems.entry(stem(name)).or_default() |= 1 << i;
+                }
+            }
+            (Names::of(&THINGS), stems)
+        });
+        let (names, stems) = &*NAMES;
+        let korean = |word: &str, name: &str| {
+            if name.chars().nth(1).is_some() {
+                word.contains(name)
+            } else {
+                word == name
+            }
+        };
+        let mut bits = names.named(words, korean);
+        for word in words.iter().filter(|word| !word.starts_with(is_syllable)) {
+            bits |= stems.get(stem(word)).copied().unwrap_or(0);
+        }
+        Self(bits)
     }
 
     /// Both name what the object is, and nothing alike.
     pub fn differ(self, other: Self) -> bool {
         self.0 != 0 && other.0 != 0 && self.0 & other.0 == 0
-    }
-}
-
-fn names_thing(word: &str, name: &str) -> bool {
-    if name.chars().next().is_some_and(is_syllable) {
-        if name.chars().count() == 1 {
-            word == name
-        } else {
-            word.contains(name)
-        }
-    } else {
-        typed_as(word, name) || stem(word) == stem(name)
     }
 }
 
