@@ -95,7 +95,7 @@ impl Names {
         for (i, group) in groups.iter().enumerate() {
             let bit = 1 << i;
             for &name in *group {
-                if name.chars().next().is_some_and(is_syllable) {
+                if name.starts_with(is_syllable) {
                     names.korean.push((name, bit));
                 } else {
                     for known in std::iter::once(name.to_owned()).chain(typos(name)) {
@@ -112,22 +112,17 @@ impl Names {
     pub(super) fn named(&self, words: &[String], korean: impl Fn(&str, &str) -> bool) -> u32 {
         let mut bits = 0;
         for word in words {
-            if word.chars().next().is_some_and(is_syllable) {
+            if word.starts_with(is_syllable) {
                 for &(name, bit) in &self.korean {
                     if korean(word, name) {
                         bits |= bit;
                     }
                 }
             } else {
-                bits |= self.latin_bits(word);
+                bits |= self.latin.get(word.as_str()).copied().unwrap_or(0);
             }
         }
         bits
-    }
-
-    /// The groups a Latin word names.
-    fn latin_bits(&self, word: &str) -> u32 {
-        self.latin.get(word).copied().unwrap_or(0)
     }
 }
 
