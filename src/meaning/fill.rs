@@ -2,10 +2,15 @@
 //! lexicon and encodes the items that have no meaning from this model (a database written by
 //! an earlier release, or by another model), logging its progress; then each item created,
 //! when [`Meanings::item_changed`] rings or, for other nodes' items, every few seconds.
+//!
+//! Each round reads only what came after the last one; once every [`TICK`] it also reads the
+//! last [`LOOKBACK`] items and meanings again, for those that committed after later ones
+//! (PostgreSQL). Looking back every round, as it did, made each create in a flood read a
+//! few thousand rows again: a sixth of the runtime's CPU a create.
 
 use std::time::{Duration, Instant};
 
-use super::Meanings;
+use super::{LOOKBACK, Meanings};
 use crate::{domain::matching::text_of_parts, store::Store};
 
 /// Items encoded per round: enough to keep every core busy, few enough that a round's
@@ -13,49 +18,55 @@ use crate::{domain::matching::text_of_parts, store::Store};
 const ROUND: u32 = 256;
 /// How often other nodes' items and meanings are looked for.
 const TICK: Duration = Duration::from_secs(2);
-/// How far below the last item encoded each round looks again: an item whose id was taken
-/// earlier may commit later (PostgreSQL, other nodes).
-const LOOKBACK: i64 = 1_000;
 /// How often a long fill says how far it is.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 impl Meanings {
     /// Runs until the process ends (the task is dropped with the runtime).
     pub async fn fill(self, store: Store) {
-        self.refresh(&store, true).await;
+        self.refresh(&store, true, true).await;
         let mut after = 0;
         let mut first = true;
+        let mut looked_back = Instant::now();
         loop {
-            match self.encode_waiting(&store, &mut after, first).await {
+            let look_back = looked_back.elapsed() >= TICK;
+            if look_back {
+                looked_back = Instant::now();
+            }
+            match self.encode_waiting(&store, &mut after, first, look_back).await {
                 Ok(()) => first = false,
                 Err(err) => tracing::warn!(error = %err, "items could not be given their meanings; retrying"),
             }
             let _ = tokio::time::timeout(TICK, self.wanted.notified()).await;
-            self.refresh(&store, false).await;
+            self.refresh(&store, false, look_back).await;
         }
     }
 
     /// Brings the index and the lexicon up to what the database holds.
-    async fn refresh(&self, store: &Store, first: bool) {
-        match self.lexicon.catch_up(store).await {
+    async fn refresh(&self, store: &Store, first: bool, look_back: bool) {
+        match self.lexicon.catch_up(store, look_back).await {
             Ok(read) if first => tracing::info!(items = read, "lexicon of the items' words loaded"),
             Ok(_) => {}
             Err(err) => tracing::warn!(error = %err, "the lexicon of the items' words could not catch up"),
         }
-        match self.index.catch_up(store, self.model()).await {
+        match self.index.catch_up(store, self.model(), look_back).await {
             Ok(read) if first => tracing::info!(meanings = read, model = self.model(), "index of meanings loaded"),
             Ok(_) => {}
             Err(err) => tracing::warn!(error = %err, "the index of meanings could not catch up"),
         }
     }
 
-    /// Encodes every item after `after` (less the look-back) without a meaning from this
-    /// model, round by round; `after` ends at the last item seen.
-    async fn encode_waiting(&self, store: &Store, after: &mut i64, first: bool) -> anyhow::Result<()> {
+    /// Encodes every item after `after` (less [`LOOKBACK`], to `look_back`) without a meaning
+    /// from this model, round by round; `after` ends at the last item seen.
+    async fn encode_waiting(&self, store: &Store, after: &mut i64, first: bool, look_back: bool) -> anyhow::Result<()> {
         let started = Instant::now();
         let mut said = started;
         let mut done = 0usize;
-        let mut from = if first { 0 } else { (*after - LOOKBACK).max(0) };
+        let mut from = match (first, look_back) {
+            (true, _) => 0,
+            (false, true) => (*after - LOOKBACK).max(0),
+            (false, false) => *after,
+        };
         loop {
             let items = store.unencoded(self.model(), from, ROUND).await?;
             let Some(last) = items.last() else { break };

@@ -6,6 +6,7 @@
 
 use std::{collections::HashMap, sync::RwLock};
 
+use super::LOOKBACK;
 use crate::{
     domain::{ItemId, MEANING_DIM, Meaning},
     store::{Store, StoreError},
@@ -14,10 +15,6 @@ use crate::{
 const WORDS: usize = MEANING_DIM / 64;
 /// Meanings read per statement while catching up.
 const CATCH_UP_BATCH: u32 = 10_000;
-/// How far back in the write sequence each catch-up reads again: on PostgreSQL a sequence
-/// number is taken before its transaction commits, so a write may become visible after a
-/// later one was read.
-const LOOKBACK: i64 = 1_000;
 
 type Bits = [u64; WORDS];
 
@@ -49,9 +46,11 @@ fn bits_of(meaning: &Meaning) -> Bits {
 }
 
 impl Index {
-    /// Reads what was written since the last catch-up; the number of meanings read.
-    pub async fn catch_up(&self, store: &Store, model: &str) -> Result<usize, StoreError> {
-        let mut from = (self.read().seq - LOOKBACK).max(0);
+    /// Reads what was written since the last catch-up (and, to `look_back`, the last
+    /// [`LOOKBACK`] before it again); the number of meanings read.
+    pub async fn catch_up(&self, store: &Store, model: &str, look_back: bool) -> Result<usize, StoreError> {
+        let seq = self.read().seq;
+        let mut from = if look_back { (seq - LOOKBACK).max(0) } else { seq };
         let mut read = 0;
         loop {
             let written = store.meanings_written_since(model, from, CATCH_UP_BATCH).await?;

@@ -11,6 +11,7 @@ use std::{
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::LOOKBACK;
 use crate::{
     domain::words::{Kinship, kinship, stem},
     store::{Store, StoreError},
@@ -18,8 +19,6 @@ use crate::{
 
 /// Items read per statement while catching up.
 const BATCH: u32 = 10_000;
-/// How far back in ids each catch-up reads again: an id taken earlier may commit later.
-const LOOKBACK: i64 = 1_000;
 /// Forms of one query word searched at most.
 const MAX_FORMS: usize = 12;
 
@@ -39,9 +38,11 @@ struct Inner {
 }
 
 impl Lexicon {
-    /// Reads the words of the items created since the last catch-up; how many items.
-    pub async fn catch_up(&self, store: &Store) -> Result<usize, StoreError> {
-        let mut from = (self.inner.read().expect("never left half-written").after - LOOKBACK).max(0);
+    /// Reads the words of the items created since the last catch-up (and, to `look_back`, of
+    /// the last [`LOOKBACK`] before it again); how many items.
+    pub async fn catch_up(&self, store: &Store, look_back: bool) -> Result<usize, StoreError> {
+        let after = self.inner.read().expect("never left half-written").after;
+        let mut from = if look_back { (after - LOOKBACK).max(0) } else { after };
         let mut read = 0;
         loop {
             let rows = store.words_after(from, BATCH).await?;

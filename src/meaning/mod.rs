@@ -25,6 +25,11 @@ use crate::{
     domain::{Item, Meaning, says_something, search::folded_words},
 };
 
+/// How far back (in item ids, or in the meanings' write sequence) a catch-up reads again when
+/// it looks back: on PostgreSQL an id or a sequence number is taken before its transaction
+/// commits, so a write may become visible after a later one was read.
+const LOOKBACK: i64 = 1_000;
+
 /// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
 /// working directory (a checkout), beside the binary, a checkout's `target/*/` binary, and
 /// where packages install it.

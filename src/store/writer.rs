@@ -34,6 +34,12 @@ type Waiting = Box<dyn FnOnce(Committed) + Send>;
 /// A write queued to run in place: given the connection (or why the transaction could not
 /// begin), it does its work and says how it is to be told of the commit.
 type Queued = Box<dyn FnOnce(Result<&rusqlite::Connection, Arc<sqlx::Error>>) -> Waiting + Send>;
+/// Puts the items noted by the writes of the transaction into the full-text index and forgets
+/// the notes: once a commit, outside every write's savepoint, where FTS5 would write each
+/// write's words as a segment of its own (migration 0036).
+const INDEX_NOTED_ITEMS: &str = "INSERT INTO items_fts (rowid, search_words, place_words) \
+     SELECT i.id, i.search_words, i.place_words FROM items_fts_pending p JOIN items i ON i.id = p.id; \
+     DELETE FROM items_fts_pending";
 /// Statements the in-place writes keep prepared (rusqlite keeps 16 by default).
 const IN_PLACE_STATEMENTS: usize = 64;
 
@@ -356,6 +362,10 @@ impl State {
         if self.roll_back_abandoned().await.is_err() {
             return;
         }
+        if let Err(err) = self.connection.execute(INDEX_NOTED_ITEMS).await {
+            self.abort(err);
+            return;
+        }
         // The version this commit makes current (its writes took the next ones).
         let version: i64 = match sqlx::query_scalar(LIST_VERSION).fetch_one(&mut self.connection).await {
             Ok(version) => version,
@@ -413,4 +423,87 @@ async fn commit_when_wanted(writer: Arc<Writer>) {
 /// left nothing half-done in it.
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::super::{Create, Db, Store};
+
+    fn new_item(connection: &Connection, words: &str) -> rusqlite::Result<i64> {
+        connection.query_row(
+            "INSERT INTO items (title, lat, lng, created_at, created_by, search_words) \
+             VALUES ('t', 0, 0, 0, 'u', ?1) RETURNING id",
+            [words],
+            |row| row.get(0),
+        )
+    }
+
+    fn change_words(connection: &Connection, id: i64, words: &str) -> rusqlite::Result<()> {
+        connection
+            .execute("UPDATE items SET search_words = ?2 WHERE id = ?1", (id, words))
+            .map(drop)
+    }
+
+    fn delete(connection: &Connection, id: i64) -> rusqlite::Result<()> {
+        connection.execute("DELETE FROM items WHERE id = ?1", [id]).map(drop)
+    }
+
+    /// Items written, changed and deleted in the writes of one commit, some before their words
+    /// reached the full-text index: what the index holds is what the committed items say (FTS5
+    /// compares the two itself), and nothing is left noted for later.
+    #[tokio::test]
+    async fn the_search_index_holds_what_each_commit_leaves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Store::connect(&format!("sqlite://{}", path.display()), Create::IfMissing)
+            .await
+            .unwrap();
+        let Db::Sqlite { writer, .. } = &store.db else {
+            unreachable!()
+        };
+        let (kept, gone) = writer
+            .run(|c| Ok((new_item(c, "epsilon")?, new_item(c, "zeta")?)))
+            .await
+            .unwrap();
+        let (created_then_changed, created_then_deleted, changed_and_deleted) = tokio::join!(
+            writer.run(|c| {
+                let id = new_item(c, "alpha")?;
+                change_words(c, id, "beta")
+            }),
+            writer.run(|c| {
+                let id = new_item(c, "gamma")?;
+                delete(c, id)
+            }),
+            writer.run(move |c| {
+                change_words(c, kept, "delta")?;
+                delete(c, gone)
+            }),
+        );
+        created_then_changed.unwrap();
+        created_then_deleted.unwrap();
+        changed_and_deleted.unwrap();
+
+        let file = Connection::open(&path).unwrap();
+        let found = |word: &str| -> i64 {
+            file.query_row(
+                "SELECT COUNT(*) FROM items_fts WHERE items_fts MATCH ?1",
+                [word],
+                |row| row.get(0),
+            )
+            .unwrap()
+        };
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"];
+        assert_eq!(words.map(found), [0, 1, 0, 1, 0, 0], "{words:?}");
+        file.execute(
+            "INSERT INTO items_fts (items_fts, rank) VALUES ('integrity-check', 1)",
+            [],
+        )
+        .expect("the index agrees with the items");
+        let noted: i64 = file
+            .query_row("SELECT COUNT(*) FROM items_fts_pending", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(noted, 0);
+    }
 }
