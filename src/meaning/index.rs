@@ -2,7 +2,8 @@
 //! 64 bytes an item, so a million items take 64 MB and a scan of them a few milliseconds.
 //! The bits only choose the candidates; they are ranked again on their stored meanings.
 //! It follows the `item_meanings` table by its write sequence, so what other nodes (or this
-//! one) wrote arrives within a refresh.
+//! one) wrote arrives within a refresh, and what committed after a later write (PostgreSQL)
+//! at the next look back (`fill`).
 
 use std::{collections::HashMap, sync::RwLock};
 

@@ -1,7 +1,8 @@
 //! The words the items use, for a search's forgiving forms: a query word one or two letters
 //! off a word of the items ("walet", "wallet"), or written inside one (Korean without spaces:
 //! "지갑" in "검은색지갑"), is searched as that word too. It follows the items by id, so other
-//! nodes' items arrive within a refresh.
+//! nodes' items arrive within a refresh, and those that committed after a later one
+//! (PostgreSQL) at the next look back (`fill`).
 
 use std::{
     collections::BTreeMap,
