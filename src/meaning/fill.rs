@@ -4,13 +4,13 @@
 //! when [`Meanings::item_changed`] rings or, for other nodes' items, every few seconds.
 //!
 //! Each round reads only what came after the last one; once every [`TICK`] it also reads the
-//! last [`LOOKBACK`] items and meanings again, for those that committed after later ones
+//! last [`super::LOOKBACK`] items and meanings again, for those that committed after later ones
 //! (PostgreSQL). Looking back every round, as it did, made each create in a flood read a
 //! few thousand rows again: a sixth of the runtime's CPU a create.
 
 use std::time::{Duration, Instant};
 
-use super::{LOOKBACK, Meanings};
+use super::{Meanings, read_from};
 use crate::{domain::matching::text_of_parts, store::Store};
 
 /// Items encoded per round: enough to keep every core busy, few enough that a round's
@@ -63,17 +63,13 @@ impl Meanings {
         }
     }
 
-    /// Encodes every item after `after` (less [`LOOKBACK`], to `look_back`) without a meaning
+    /// Encodes every item after `after` (less [`super::LOOKBACK`], to `look_back`) without a meaning
     /// from this model, round by round; `after` ends at the last item seen.
     async fn encode_waiting(&self, store: &Store, after: &mut i64, first: bool, look_back: bool) -> anyhow::Result<()> {
         let started = Instant::now();
         let mut said = started;
         let mut done = 0usize;
-        let mut from = match (first, look_back) {
-            (true, _) => 0,
-            (false, true) => (*after - LOOKBACK).max(0),
-            (false, false) => *after,
-        };
+        let mut from = if first { 0 } else { read_from(*after, look_back) };
         loop {
             let items = store.unencoded(self.model(), from, ROUND).await?;
             let Some(last) = items.last() else { break };

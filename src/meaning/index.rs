@@ -7,7 +7,7 @@
 
 use std::{collections::HashMap, sync::RwLock};
 
-use super::LOOKBACK;
+use super::read_from;
 use crate::{
     domain::{ItemId, MEANING_DIM, Meaning},
     store::{Store, StoreError},
@@ -48,10 +48,9 @@ fn bits_of(meaning: &Meaning) -> Bits {
 
 impl Index {
     /// Reads what was written since the last catch-up (and, to `look_back`, the last
-    /// [`LOOKBACK`] before it again); the number of meanings read.
+    /// [`super::LOOKBACK`] before it again); the number of meanings read.
     pub async fn catch_up(&self, store: &Store, model: &str, look_back: bool) -> Result<usize, StoreError> {
-        let seq = self.read().seq;
-        let mut from = if look_back { (seq - LOOKBACK).max(0) } else { seq };
+        let mut from = read_from(self.read().seq, look_back);
         let mut read = 0;
         loop {
             let written = store.meanings_written_since(model, from, CATCH_UP_BATCH).await?;

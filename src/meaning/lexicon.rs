@@ -12,7 +12,7 @@ use std::{
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::LOOKBACK;
+use super::read_from;
 use crate::{
     domain::words::{Kinship, kinship, stem},
     store::{Store, StoreError},
@@ -40,10 +40,9 @@ struct Inner {
 
 impl Lexicon {
     /// Reads the words of the items created since the last catch-up (and, to `look_back`, of
-    /// the last [`LOOKBACK`] before it again); how many items.
+    /// the last [`super::LOOKBACK`] before it again); how many items.
     pub async fn catch_up(&self, store: &Store, look_back: bool) -> Result<usize, StoreError> {
-        let after = self.inner.read().expect("never left half-written").after;
-        let mut from = if look_back { (after - LOOKBACK).max(0) } else { after };
+        let mut from = read_from(self.inner.read().expect("never left half-written").after, look_back);
         let mut read = 0;
         loop {
             let rows = store.words_after(from, BATCH).await?;

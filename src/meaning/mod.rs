@@ -30,6 +30,12 @@ use crate::{
 /// commits, so a write may become visible after a later one was read.
 const LOOKBACK: i64 = 1_000;
 
+/// Where a catch-up that last read up to `last` reads from: [`LOOKBACK`] before it to
+/// `look_back`, else right after it.
+fn read_from(last: i64, look_back: bool) -> i64 {
+    if look_back { (last - LOOKBACK).max(0) } else { last }
+}
+
 /// Where the model is looked for when `LOSTFOUND_MODEL` is not set, first found first: the
 /// working directory (a checkout), beside the binary, a checkout's `target/*/` binary, and
 /// where packages install it.
