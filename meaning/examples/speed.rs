@@ -3,14 +3,15 @@
 //! titles, and titles with descriptions up to 400 characters) encoded one at a time, with the
 //! CPU time of each (the thread's own clock, `CLOCK_THREAD_CPUTIME_ID`, so another process on
 //! the machine does not count; the least of three runs of each text as well, which leaves out
-//! what a busy or shared machine adds now and then), and all of them in one call.
+//! what a busy or shared machine adds now and then), and all of them in one call; in the
+//! fastest arithmetic the CPU has, or in `f32` with `--f32`.
 //!
-//!     cargo run --release -p lostfound-meaning --example speed [-- TEXTS]
+//!     cargo run --release -p lostfound-meaning --example speed [-- [--f32] [TEXTS]]
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use lostfound_meaning::Encoder;
+use lostfound_meaning::{Arithmetic, Encoder};
 
 /// CPU time this thread has used.
 fn thread_cpu() -> Duration {
@@ -213,16 +214,23 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let count = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arithmetic = if args.iter().any(|a| a == "--f32") {
+        Arithmetic::Float32
+    } else {
+        Arithmetic::best()
+    };
+    let count = args
+        .iter()
+        .find(|a| *a != "--f32")
         .map_or(1000, |n| n.parse().expect("TEXTS is a number"));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/usem3");
     let rss_before = status_kb("VmRSS:");
     let (wall, cpu) = (Instant::now(), thread_cpu());
-    let encoder = Encoder::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let encoder = Encoder::load_with(&dir, arithmetic).unwrap_or_else(|e| panic!("{e}"));
     let (load_wall, load_cpu) = (wall.elapsed(), thread_cpu() - cpu);
     println!(
-        "load: {:.0} ms wall, {:.0} ms CPU; RSS {:.1} MB before, {:.1} MB after (peak {:.1} MB)",
+        "{arithmetic:?} load: {:.0} ms wall, {:.0} ms CPU; RSS {:.1} MB before, {:.1} MB after (peak {:.1} MB)",
         ms(load_wall),
         ms(load_cpu),
         rss_before as f64 / 1024.0,

