@@ -96,8 +96,9 @@ pub(crate) struct Weights {
     eps: f32,
     kept: PieceRows,
     scratch: Scratches,
-    /// The pass compiled for AVX-512F (with the eight-bit products, whose CPUs all have it).
-    wide: bool,
+    /// How the products run; with `Int8`, whose CPUs all have AVX-512F, the rest of the pass
+    /// runs compiled for it.
+    arithmetic: Arithmetic,
 }
 
 /// The rows of the pieces met lately, shared by every thread that encodes; when full, the
@@ -267,8 +268,13 @@ impl Weights {
             eps: npz.f64_scalar("eps")? as f32,
             kept: PieceRows(Mutex::default()),
             scratch: Scratches::new(),
-            wide: arithmetic == Arithmetic::Int8,
+            arithmetic,
         })
+    }
+
+    /// How the matrix products run.
+    pub(crate) fn arithmetic(&self) -> Arithmetic {
+        self.arithmetic
     }
 
     /// How many piece ids the embedding table has rows for.
@@ -358,9 +364,8 @@ impl Weights {
     /// at least one token, every id below `vocab_rows`), appending a vector each to `out`.
     pub(crate) fn encode_batch(&self, sentences: &[Vec<u32>], out: &mut Vec<[f32; DIM]>) {
         #[cfg(target_arch = "x86_64")]
-        if self.wide {
-            // SAFETY: `wide` comes with the eight-bit arithmetic, which loads only on a CPU
-            // with AVX-512F (and VNNI).
+        if self.arithmetic == Arithmetic::Int8 {
+            // SAFETY: the eight-bit arithmetic loads only on a CPU with AVX-512F (and VNNI).
             return unsafe { self.encode_batch_avx512(sentences, out) };
         }
         self.encode_batch_in(sentences, out);

