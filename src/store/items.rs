@@ -240,6 +240,16 @@ static INSERT_ITEM: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
+/// Inserts one item, in place: its row is read back by id, as `RETURNING` would give it
+/// through a table made and dropped for each statement (a tenth of the insert's time).
+static INSERT_ITEM_IN_PLACE: LazyLock<String> =
+    LazyLock::new(|| format!("{}{}", *INSERT_COLUMNS, item_values(1, '$', None)));
+
+fn insert_item_in_place(connection: &rusqlite::Connection, args: &[Arg<'_>]) -> rusqlite::Result<ItemRow> {
+    in_place::run(connection, &INSERT_ITEM_IN_PLACE, args)?;
+    in_place::row(connection, SELECT_ITEM, &[connection.last_insert_rowid().into()])
+}
+
 /// A new item on PostgreSQL in one statement, so one round trip and no transaction around
 /// it: the next list version (its row locked only while the statement runs and commits), the
 /// item's row with that version ([`item_args`]' version is bound but not read), its photo
@@ -539,7 +549,7 @@ impl Store {
                     .run(move |connection| {
                         let (version,): (i64,) = in_place::row(connection, NEXT_VERSION, &[])?;
                         let args = item_args(&item, &derived, &reporter, now, version);
-                        let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
+                        let row: ItemRow = insert_item_in_place(connection, &args)?;
                         if let Some(photo) = item.photo() {
                             insert_photo_in_place(connection, row.id, photo)?;
                         }
@@ -608,7 +618,7 @@ impl Store {
                             write_staged(connection)?;
                             let ImportedItem { item, created_by, created_at } = &items[n];
                             let args = item_args(item, &derived[n], created_by, *created_at, version);
-                            let row: ItemRow = in_place::row(connection, &INSERT_ITEM, &args)?;
+                            let row: ItemRow = insert_item_in_place(connection, &args)?;
                             insert_photo_in_place(connection, row.id, item.photo().expect("a photo"))?;
                         }
                     }

@@ -16,7 +16,7 @@
 
 use std::{
     sync::{
-        Arc,
+        Arc, LazyLock,
         atomic::{AtomicBool, AtomicI64, Ordering},
     },
     time::Duration,
@@ -40,6 +40,10 @@ type Queued = Box<dyn FnOnce(Result<&rusqlite::Connection, Arc<sqlx::Error>>) ->
 const INDEX_NOTED_ITEMS: &str = "INSERT INTO items_fts (rowid, search_words, place_words) \
      SELECT i.id, i.search_words, i.place_words FROM items_fts_pending p JOIN items i ON i.id = p.id; \
      DELETE FROM items_fts_pending";
+/// The end of a commit, in one trip to the connection's thread: the noted items indexed, the
+/// version this commit makes current read (its writes took the next ones), and the commit.
+/// A statement that fails stops the rest, so nothing commits without its index.
+static COMMIT: LazyLock<String> = LazyLock::new(|| format!("{INDEX_NOTED_ITEMS}; {LIST_VERSION}; COMMIT"));
 /// Statements the in-place writes keep prepared (rusqlite keeps 16 by default).
 const IN_PLACE_STATEMENTS: usize = 64;
 
@@ -362,20 +366,13 @@ impl State {
         if self.roll_back_abandoned().await.is_err() {
             return;
         }
-        if let Err(err) = self.connection.execute(INDEX_NOTED_ITEMS).await {
-            self.abort(err);
-            return;
-        }
-        // The version this commit makes current (its writes took the next ones).
-        let version: i64 = match sqlx::query_scalar(LIST_VERSION).fetch_one(&mut self.connection).await {
-            Ok(version) => version,
-            Err(err) => {
-                self.abort(err);
-                return;
-            }
-        };
-        match self.connection.execute("COMMIT").await {
-            Ok(_) => {
+        // `fetch_all`: every statement runs to its end (a stream dropped early stops the rest).
+        match sqlx::query_scalar::<_, i64>(COMMIT.as_str())
+            .fetch_all(&mut self.connection)
+            .await
+        {
+            Ok(versions) => {
+                let version = versions.first().copied().unwrap_or_default();
                 self.open = false;
                 // Before the writes are told: what a write acknowledged is in every read
                 // that asks the version after it.
