@@ -7,15 +7,13 @@
 
 use std::{collections::HashMap, sync::RwLock};
 
-use super::read_from;
+use super::{CATCH_UP_BATCH, read_from};
 use crate::{
     domain::{ItemId, MEANING_DIM, Meaning},
     store::{Store, StoreError},
 };
 
 const WORDS: usize = MEANING_DIM / 64;
-/// Meanings read per statement while catching up.
-const CATCH_UP_BATCH: u32 = 10_000;
 
 type Bits = [u64; WORDS];
 
@@ -57,14 +55,17 @@ impl Index {
             let Some(last) = written.last() else { break };
             from = last.seq;
             read += written.len();
-            let mut inner = self.inner.write().expect("the index is never left half-written");
-            inner.seq = inner.seq.max(from);
-            for row in &written {
-                inner.put(row.item, row.meaning.as_ref());
+            {
+                let mut inner = self.inner.write().expect("the index is never left half-written");
+                inner.seq = inner.seq.max(from);
+                for row in &written {
+                    inner.put(row.item, row.meaning.as_ref());
+                }
             }
             if written.len() < CATCH_UP_BATCH as usize {
                 break;
             }
+            tokio::task::yield_now().await;
         }
         Ok(read)
     }

@@ -12,14 +12,12 @@ use std::{
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::read_from;
+use super::{CATCH_UP_BATCH, read_from};
 use crate::{
     domain::words::{Kinship, kinship, stem},
     store::{Store, StoreError},
 };
 
-/// Items read per statement while catching up.
-const BATCH: u32 = 10_000;
 /// Forms of one query word searched at most.
 const MAX_FORMS: usize = 12;
 
@@ -45,22 +43,25 @@ impl Lexicon {
         let mut from = read_from(self.inner.read().expect("never left half-written").after, look_back);
         let mut read = 0;
         loop {
-            let rows = store.words_after(from, BATCH).await?;
+            let rows = store.words_after(from, CATCH_UP_BATCH).await?;
             let Some((last, _)) = rows.last() else { break };
             from = *last;
             read += rows.len();
-            let mut inner = self.inner.write().expect("never left half-written");
-            inner.after = inner.after.max(from);
-            for word in rows
-                .iter()
-                .filter_map(|(_, words)| words.as_deref())
-                .flat_map(str::split_whitespace)
             {
-                inner.add(word);
+                let mut inner = self.inner.write().expect("never left half-written");
+                inner.after = inner.after.max(from);
+                for word in rows
+                    .iter()
+                    .filter_map(|(_, words)| words.as_deref())
+                    .flat_map(str::split_whitespace)
+                {
+                    inner.add(word);
+                }
             }
-            if rows.len() < BATCH as usize {
+            if rows.len() < CATCH_UP_BATCH as usize {
                 break;
             }
+            tokio::task::yield_now().await;
         }
         Ok(read)
     }

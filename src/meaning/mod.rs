@@ -29,6 +29,10 @@ use crate::{
 /// it looks back: on PostgreSQL an id or a sequence number is taken before its transaction
 /// commits, so a write may become visible after a later one was read.
 const LOOKBACK: i64 = 1_000;
+/// Rows read per statement when the index or the lexicon catches up: few enough to be read
+/// in place on an async thread (about a millisecond, `Store::point_rows`), which yields
+/// before it reads the next.
+const CATCH_UP_BATCH: u32 = 1_000;
 
 /// Where a catch-up that last read up to `last` reads from: [`LOOKBACK`] before it to
 /// `look_back`, else right after it.

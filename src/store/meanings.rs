@@ -110,14 +110,9 @@ impl Store {
 
     /// Meanings written by `model` after `seq`, oldest first, at most `limit`.
     pub async fn meanings_written_since(&self, model: &str, seq: i64, limit: u32) -> Result<Vec<Written>, StoreError> {
-        let rows: Vec<(i64, i64, Option<Vec<u8>>)> = with_pool!(self, read, |pool| {
-            sqlx::query_as(WRITTEN_SINCE)
-                .bind(seq)
-                .bind(model)
-                .bind(i64::from(limit))
-                .fetch_all(pool)
-                .await
-        })?;
+        let rows: Vec<(i64, i64, Option<Vec<u8>>)> = self
+            .point_rows(WRITTEN_SINCE, &[seq.into(), model.into(), i64::from(limit).into()])
+            .await?;
         Ok(rows
             .into_iter()
             .filter_map(|(seq, item, bytes)| {
@@ -133,13 +128,8 @@ impl Store {
     /// The searchable words (folded, see `domain::search`) of up to `limit` items after id
     /// `after`, by id: what the words of the items are, for a search's forgiving forms.
     pub async fn words_after(&self, after: i64, limit: u32) -> Result<Vec<(i64, Option<String>)>, StoreError> {
-        with_pool!(self, read, |pool| {
-            sqlx::query_as(WORDS_AFTER)
-                .bind(after)
-                .bind(i64::from(limit))
-                .fetch_all(pool)
-                .await
-        })
+        self.point_rows(WORDS_AFTER, &[after.into(), i64::from(limit).into()])
+            .await
     }
 
     /// The meanings `model` made of those of `ids` that have one.

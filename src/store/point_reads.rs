@@ -48,14 +48,14 @@ impl PointReads {
         })
     }
 
-    /// The row `sql` reads, if any, on a free connection; `None` when every connection is in
-    /// use (or closed), for the caller to read through the pool.
-    pub fn row<R>(&self, sql: &str, args: &[Arg<'_>]) -> Option<rusqlite::Result<Option<R>>>
+    /// The rows `sql` reads on a free connection; `None` when every connection is in use (or
+    /// closed), for the caller to read through the pool.
+    pub fn rows<R>(&self, sql: &str, args: &[Arg<'_>]) -> Option<rusqlite::Result<Vec<R>>>
     where
         R: for<'r> TryFrom<&'r rusqlite::Row<'r>, Error = rusqlite::Error>,
     {
         let connection = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop()?;
-        let read = in_place::rows(&connection, sql, args).map(|mut rows: Vec<R>| rows.pop());
+        let read = in_place::rows(&connection, sql, args);
         let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
         if !self.closed.load(Ordering::Acquire) {
             idle.push(connection);
@@ -78,50 +78,20 @@ impl Store {
     where
         R: Row + for<'r> TryFrom<&'r rusqlite::Row<'r>, Error = rusqlite::Error>,
     {
+        Ok(self.point_rows(sql, args).await?.pop())
+    }
+
+    /// The rows of a read by key that is bounded and short (a range of an index, a few hundred
+    /// rows at most), the same way.
+    pub(super) async fn point_rows<R>(&self, sql: &'static str, args: &[Arg<'_>]) -> Result<Vec<R>, StoreError>
+    where
+        R: Row + for<'r> TryFrom<&'r rusqlite::Row<'r>, Error = rusqlite::Error>,
+    {
         if let Db::Sqlite { point, .. } = &self.db
-            && let Some(read) = point.row(sql, args)
+            && let Some(read) = point.rows(sql, args)
         {
             return Ok(read?);
         }
-        self.read_row(sql, args).await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, PartialEq)]
-    struct Value(String);
-
-    impl TryFrom<&rusqlite::Row<'_>> for Value {
-        type Error = rusqlite::Error;
-
-        fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-            row.get(0).map(Self)
-        }
-    }
-
-    #[test]
-    fn a_read_finds_the_row_and_one_with_every_connection_taken_is_left_to_the_pool() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("reads.db");
-        let setup = Connection::open(&path).unwrap();
-        setup
-            .execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'one');")
-            .unwrap();
-        let reads = PointReads::open(&path, std::time::Duration::from_secs(1)).unwrap();
-        let read = |k: i64| reads.row::<Value>("SELECT v FROM t WHERE k = $1", &[k.into()]);
-        assert_eq!(read(1).unwrap().unwrap(), Some(Value("one".to_owned())));
-        assert_eq!(read(2).unwrap().unwrap(), None);
-        // What another connection commits, the next read sees.
-        setup.execute("UPDATE t SET v = 'uno' WHERE k = 1", []).unwrap();
-        assert_eq!(read(1).unwrap().unwrap(), Some(Value("uno".to_owned())));
-        let taken = std::mem::take(&mut *reads.idle.lock().unwrap());
-        assert!(read(1).is_none(), "no connection free: the pool's way");
-        *reads.idle.lock().unwrap() = taken;
-        assert!(read(1).is_some());
-        reads.close();
-        assert!(read(1).is_none(), "closed: the pool's way");
+        self.read_rows(sql, args).await
     }
 }
