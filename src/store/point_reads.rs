@@ -95,3 +95,46 @@ impl Store {
         self.read_rows(sql, args).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq)]
+    struct Value(String);
+
+    impl TryFrom<&rusqlite::Row<'_>> for Value {
+        type Error = rusqlite::Error;
+
+        fn try_from(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+            row.get(0).map(Self)
+        }
+    }
+
+    #[test]
+    fn a_read_finds_the_rows_and_one_with_every_connection_taken_is_left_to_the_pool() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("reads.db");
+        let setup = Connection::open(&path).unwrap();
+        setup
+            .execute_batch("PRAGMA journal_mode = WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, 'one');")
+            .unwrap();
+        let reads = PointReads::open(&path, std::time::Duration::from_secs(1)).unwrap();
+        let read = |k: i64| reads.rows::<Value>("SELECT v FROM t WHERE k >= $1 ORDER BY k", &[k.into()]);
+        assert_eq!(read(1).unwrap().unwrap(), [Value("one".to_owned())]);
+        assert_eq!(read(2).unwrap().unwrap(), []);
+        // What another connection commits, the next read sees.
+        setup.execute("UPDATE t SET v = 'uno' WHERE k = 1", []).unwrap();
+        setup.execute("INSERT INTO t VALUES (2, 'two')", []).unwrap();
+        assert_eq!(
+            read(1).unwrap().unwrap(),
+            [Value("uno".to_owned()), Value("two".to_owned())]
+        );
+        let taken = std::mem::take(&mut *reads.idle.lock().unwrap());
+        assert!(read(1).is_none(), "no connection free: the pool's way");
+        *reads.idle.lock().unwrap() = taken;
+        assert!(read(1).is_some());
+        reads.close();
+        assert!(read(1).is_none(), "closed: the pool's way");
+    }
+}
