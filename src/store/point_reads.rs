@@ -81,8 +81,8 @@ impl Store {
         Ok(self.point_rows(sql, args).await?.pop())
     }
 
-    /// The rows of a read by key that is bounded and short (a range of an index, a few hundred
-    /// rows at most), the same way.
+    /// The rows of a read by key that is bounded and short (a range of an index, a thousand
+    /// rows at most: about a millisecond), the same way.
     pub(super) async fn point_rows<R>(&self, sql: &'static str, args: &[Arg<'_>]) -> Result<Vec<R>, StoreError>
     where
         R: Row + for<'r> TryFrom<&'r rusqlite::Row<'r>, Error = rusqlite::Error>,
