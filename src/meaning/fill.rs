@@ -81,8 +81,8 @@ impl Meanings {
                 .collect();
             let meanings = self.encode(texts).await?;
             let written: Vec<(i64, _)> = items.iter().map(|item| item.id).zip(meanings).collect();
-            store.write_meanings(self.model(), &written).await?;
-            self.index.put(&written);
+            let seqs = store.write_meanings(self.model(), &written).await?;
+            self.index.put(&written, seqs);
             done += written.len();
             if first && said.elapsed() >= PROGRESS_EVERY {
                 said = Instant::now();

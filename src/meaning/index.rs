@@ -36,10 +36,12 @@ struct Inner {
 
 fn bits_of(meaning: &Meaning) -> Bits {
     let mut bits = [0u64; WORDS];
-    for (i, value) in meaning.values().iter().enumerate() {
-        if *value > 0.0 {
-            bits[i / 64] |= 1 << (i % 64);
-        }
+    for (word, values) in bits.iter_mut().zip(meaning.values().chunks_exact(64)) {
+        // Without a branch a value, which the compiler turns into a few vector compares.
+        *word = values
+            .iter()
+            .enumerate()
+            .fold(0, |word, (i, value)| word | (u64::from(*value > 0.0) << i));
     }
     bits
 }
@@ -70,13 +72,24 @@ impl Index {
         Ok(read)
     }
 
-    /// Records meanings this node just wrote (those without one leave the index).
-    pub fn put(&self, meanings: &[(i64, Option<Meaning>)]) {
+    /// Records meanings this node just wrote (those without one leave the index), which took
+    /// the write sequence numbers `seqs`. When those follow on from the last one read, with
+    /// none between, nobody else wrote there, and the next catch-up starts after them: in a
+    /// flood of new reports, reading back each of this node's own meanings cost a create more
+    /// than putting it here.
+    pub fn put(&self, meanings: &[(i64, Option<Meaning>)], mut seqs: Vec<i64>) {
         let mut inner = self.inner.write().expect("the index is never left half-written");
         for (id, meaning) in meanings {
             if let Some(id) = ItemId::new(*id) {
                 inner.put(id, meaning.as_ref());
             }
+        }
+        seqs.sort_unstable();
+        if let (Some(&first), Some(&last)) = (seqs.first(), seqs.last())
+            && first == inner.seq + 1
+            && last - first + 1 == seqs.len() as i64
+        {
+            inner.seq = last;
         }
     }
 
@@ -154,20 +167,59 @@ mod tests {
     fn the_closest_by_their_bits_first_and_removed_ones_gone() {
         let index = Index::default();
         let query = meaning(&[1.0, 1.0, 1.0, 1.0]);
-        index.put(&[
-            (1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))),
-            (2, Some(meaning(&[1.0, 1.0, 1.0, -1.0]))),
-            (3, Some(meaning(&[1.0, 1.0, 1.0, 1.0]))),
-            (4, Some(meaning(&[1.0, -1.0, -1.0, 1.0]))),
-        ]);
+        index.put(
+            &[
+                (1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))),
+                (2, Some(meaning(&[1.0, 1.0, 1.0, -1.0]))),
+                (3, Some(meaning(&[1.0, 1.0, 1.0, 1.0]))),
+                (4, Some(meaning(&[1.0, -1.0, -1.0, 1.0]))),
+            ],
+            Vec::new(),
+        );
         let ids = |found: Vec<ItemId>| found.iter().map(|id| id.get()).collect::<Vec<_>>();
         assert_eq!(ids(index.closest(&query, 3)), [3, 2, 4]);
         let changes = index.changes();
         // The same again (a catch-up reads back what it read): nothing changed.
-        index.put(&[(1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))), (5, None)]);
+        index.put(&[(1, Some(meaning(&[-1.0, -1.0, -1.0, -1.0]))), (5, None)], Vec::new());
         assert_eq!(index.changes(), changes);
-        index.put(&[(3, None), (2, Some(meaning(&[-1.0, -1.0, 1.0, -1.0])))]);
+        index.put(&[(3, None), (2, Some(meaning(&[-1.0, -1.0, 1.0, -1.0])))], Vec::new());
         assert_eq!(ids(index.closest(&query, 10)), [4, 2, 1]);
         assert_eq!(index.changes(), changes + 2);
+    }
+
+    /// A bit for each positive value, in order: the sign of value `i` is bit `i % 64` of
+    /// word `i / 64`.
+    #[test]
+    fn bits_are_the_signs_in_order() {
+        let mut values = vec![-0.01; MEANING_DIM];
+        for i in [0, 5, 63, 64, 130, MEANING_DIM - 1] {
+            values[i] = 0.02;
+        }
+        let bits = bits_of(&Meaning::new(&values));
+        let mut expected = [0u64; WORDS];
+        for i in [0, 5, 63, 64, 130, MEANING_DIM - 1] {
+            expected[i / 64] |= 1 << (i % 64);
+        }
+        assert_eq!(bits, expected);
+    }
+
+    /// What this node wrote right after what the index read is not read again; what follows
+    /// a gap (another node's write between) is, from where the index last read.
+    #[test]
+    fn own_writes_after_the_last_read_move_the_catch_up_on() {
+        let index = Index::default();
+        let some = |id| (id, Some(meaning(&[1.0])));
+        index.put(&[some(1), some(2)], vec![2, 1]);
+        assert_eq!(index.read().seq, 2);
+        // Seq 3 was another node's (or is still uncommitted): 4 and 5 wait for the catch-up.
+        index.put(&[some(3), some(4)], vec![4, 5]);
+        assert_eq!(index.read().seq, 2);
+        // A meaning already there (another node's) took no seq: the rest still follow on.
+        index.put(&[some(5), some(6)], vec![3]);
+        assert_eq!(index.read().seq, 3);
+        // Not one run: a gap inside.
+        index.put(&[some(7), some(8)], vec![4, 6]);
+        assert_eq!(index.read().seq, 3);
+        assert_eq!(index.read().ids.len(), 8);
     }
 }

@@ -44,7 +44,7 @@ const FORGET_ALL: &str = "DELETE FROM item_meanings WHERE item_id = ANY($1)";
 const WRITE_ALL: &str = "INSERT INTO item_meanings (item_id, model, meaning) \
      SELECT m.id, $2, m.meaning FROM unnest($1::bigint[], $3::bytea[]) AS m (id, meaning) \
      WHERE EXISTS (SELECT 1 FROM items WHERE id = m.id) \
-     ON CONFLICT (item_id) DO NOTHING";
+     ON CONFLICT (item_id) DO NOTHING RETURNING seq";
 const WRITTEN_SINCE: &str =
     "SELECT seq, item_id, meaning FROM item_meanings WHERE seq > $1 AND model = $2 ORDER BY seq LIMIT $3";
 const WORDS_AFTER: &str = "SELECT id, search_words FROM items WHERE id > $1 ORDER BY id LIMIT $2";
@@ -73,10 +73,15 @@ impl Store {
 
     /// Stores what `model` made of each item's text (`None`: it says nothing), replacing
     /// what was there, in one transaction: on SQLite in place (two statements an item, prepared
-    /// once, on the writer's thread), on PostgreSQL two statements for them all.
-    pub async fn write_meanings(&self, model: &str, meanings: &[(i64, Option<Meaning>)]) -> Result<(), StoreError> {
+    /// once, on the writer's thread), on PostgreSQL two statements for them all. Returns the
+    /// write sequence numbers the stored meanings took (see [`Written`]), in no set order.
+    pub async fn write_meanings(
+        &self,
+        model: &str,
+        meanings: &[(i64, Option<Meaning>)],
+    ) -> Result<Vec<i64>, StoreError> {
         if meanings.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let (ids, bytes): (Vec<i64>, Vec<Option<Vec<u8>>>) = meanings
             .iter()
@@ -89,21 +94,24 @@ impl Store {
             in_place: move |connection| {
                 let mut forget = connection.prepare_cached(FORGET)?;
                 let mut write = connection.prepare_cached(WRITE)?;
+                let mut seqs = Vec::with_capacity(ids.len());
                 for (id, bytes) in ids.iter().zip(&bytes) {
                     forget.execute([id])?;
-                    write.execute((id, &model_owned, bytes))?;
+                    // `seq` is the row's id: the last one inserted, if this one was.
+                    if write.execute((id, &model_owned, bytes))? == 1 {
+                        seqs.push(connection.last_insert_rowid());
+                    }
                 }
-                Ok(())
+                Ok(seqs)
             },
             |pool| {
                 sqlx::query(FORGET_ALL).bind(&ids).execute(&mut *pool).await?;
-                sqlx::query(WRITE_ALL)
+                sqlx::query_scalar(WRITE_ALL)
                     .bind(&ids)
                     .bind(model)
                     .bind(&bytes)
-                    .execute(&mut *pool)
-                    .await?;
-                Ok(())
+                    .fetch_all(&mut *pool)
+                    .await
             }
         )
     }
