@@ -12,10 +12,7 @@ use tracing_subscriber::EnvFilter;
 
 /// jemalloc gives memory back after a spike (ten password hashes of 19 MiB each, a burst of
 /// big lists): measured after 20 logins, RSS 16 → 55 → 17 MB five seconds later, where the
-/// system allocator stayed at 243 MB and mimalloc at 66 MB. Its `malloc` takes the C
-/// library's place too (`unprefixed_malloc_on_supported_platforms`), so SQLite's pages and
-/// journals come from its per-thread caches instead of glibc's locked arenas: 8 % of a create
-/// flood's samples were glibc's `malloc` and `free`, and a create took 0.96 of the CPU after.
+/// system allocator stayed at 243 MB and mimalloc at 66 MB.
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
