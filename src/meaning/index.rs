@@ -37,7 +37,7 @@ struct Inner {
 fn bits_of(meaning: &Meaning) -> Bits {
     let mut bits = [0u64; WORDS];
     for (word, values) in bits.iter_mut().zip(meaning.values().chunks_exact(64)) {
-        // Without a branch a value, which the compiler turns into a few vector compares.
+        // No branch for each value: the compiler turns the fold into a few vector compares.
         *word = values
             .iter()
             .enumerate()
